@@ -1,0 +1,55 @@
+import type { ProcessResult } from '../process/types.js';
+import type { Check, CheckKind } from '../suite/schema.js';
+
+/** The part of `node:fs/promises` that checks use; unit tests pass a memfs volume's `promises`. */
+export interface CheckFs {
+  lstat(
+    path: string,
+  ): Promise<{ isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean; size: number | bigint }>;
+  stat(path: string): Promise<{ isFile(): boolean; isDirectory(): boolean; size: number | bigint }>;
+  realpath(path: string): Promise<string>;
+  readFile(path: string): Promise<Buffer | Uint8Array>;
+}
+
+/** Everything a check may look at. */
+export interface CheckContext {
+  /** Absolute path of the case workspace. */
+  workspace: string;
+  /** Filesystem the path checks read through. */
+  fs: CheckFs;
+  /** The agent command's combined stdout and stderr. */
+  output: string;
+  /** Runs a shell command in the workspace under the case's limits. */
+  runCommand(command: string): Promise<ProcessResult>;
+}
+
+/** What evaluating one check found. */
+export interface CheckOutcome {
+  passed: boolean;
+  /** Why it failed, e.g. `file does not exist: world.txt`. */
+  message?: string;
+  /** Extra facts for debugging (a command check's exit code and output tail). */
+  details?: CheckDetails;
+}
+
+/** Facts a check may add to its result. */
+export interface CheckDetails {
+  exitCode?: number | null;
+  timedOut?: boolean;
+  outputTail?: string;
+}
+
+/** One check kind: evaluates checks of that kind. */
+export interface CheckDefinition<K extends CheckKind = CheckKind> {
+  kind: K;
+  evaluate(check: Extract<Check, { kind: K }>, context: CheckContext): Promise<CheckOutcome>;
+}
+
+/** A check with its outcome, as it appears in the report. */
+export type CheckResult = Check &
+  CheckDetails & {
+    passed: boolean;
+    message?: string;
+    /** True when an earlier step failed and this check was not evaluated. */
+    skipped?: true;
+  };

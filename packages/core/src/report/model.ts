@@ -1,0 +1,63 @@
+import type { CheckResult } from '../checks/types.js';
+
+/** Which step of a case decided its failure. */
+export type FailedStep = 'setup' | 'agent' | 'check' | 'harness';
+
+/** What the agent command did. Its exit code is recorded, never asserted. */
+export interface AgentRun {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The last few KiB of combined output, for debugging. */
+  outputTail: string;
+  /** Every byte the agent wrote. */
+  outputBytes: number;
+  /** Bytes the harness did not keep in memory. */
+  outputDroppedBytes: number;
+}
+
+/** The outcome of one run of one case. Serializable: it travels through Vitest's `task.meta`. */
+export interface CaseResult {
+  id: string;
+  passed: boolean;
+  durationMs: number;
+  /** Every check of the case in order; checks after the first failure are `skipped`. */
+  checkResults: CheckResult[];
+  /** The first failure's message. */
+  error?: string;
+  failedStep?: FailedStep;
+  /** Absent when the agent never ran (a setup command failed). */
+  agent?: AgentRun;
+  /** Absolute path of the kept workspace (only with `keep`). */
+  workspace?: string;
+}
+
+/** One row of the report: a case result and where its case came from. */
+export interface ReportResult extends CaseResult {
+  /** The suite's name. */
+  suite: string;
+  /** The suite file, relative to the Vitest root. */
+  file: string;
+}
+
+/** Counts over every result. */
+export interface ReportSummary {
+  total: number;
+  passed: number;
+  failed: number;
+}
+
+/** The gz-bench JSON report. Results are one flat list so later fields (agent, trial, usage) extend rows without reshaping. */
+export interface Report {
+  summary: ReportSummary;
+  results: ReportResult[];
+  /** What produced the report. */
+  meta?: ReportMeta;
+}
+
+/** Versions that produced a report. */
+export interface ReportMeta {
+  gzBenchVersion: string;
+  vitestVersion?: string;
+}

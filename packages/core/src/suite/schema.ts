@@ -1,0 +1,136 @@
+import { z } from 'zod';
+
+/** Default per-case timeout, in seconds, when a case sets no `timeoutSec`. */
+export const DEFAULT_TIMEOUT_SEC = 120;
+
+const nonEmpty = z.string().min(1, 'must be a non-empty string');
+
+/** Throws nothing: tells whether `new RegExp(pattern, flags)` would. */
+function compiles(pattern: string, flags = ''): boolean {
+  try {
+    new RegExp(pattern, flags);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A workspace-relative path named by a check. */
+const checkPath = nonEmpty.describe('Path relative to the case workspace; it may not lead outside it.');
+
+/** Passes when `path` exists inside the workspace. */
+export const FileExistsCheckSchema = z
+  .object({ kind: z.literal('fileExists'), path: checkPath })
+  .strict()
+  .describe('Passes when `path` exists inside the workspace.');
+
+/** Passes when `path` is a file inside the workspace that contains `text`. */
+export const FileContainsCheckSchema = z
+  .object({
+    kind: z.literal('fileContains'),
+    path: checkPath,
+    text: nonEmpty.describe('Text the file must contain.'),
+    flags: z.literal('i').optional().describe('"i" makes the match case-insensitive.'),
+  })
+  .strict()
+  .describe('Passes when `path` is a file inside the workspace that contains `text`.');
+
+/** Passes when `path` does not exist inside the workspace. */
+export const FileNotExistsCheckSchema = z
+  .object({ kind: z.literal('fileNotExists'), path: checkPath })
+  .strict()
+  .describe('Passes when `path` does not exist inside the workspace.');
+
+/** Passes when the shell command `run`, run in the workspace, exits with `expectExit`. */
+export const CommandCheckSchema = z
+  .object({
+    kind: z.literal('command'),
+    run: nonEmpty.describe('Shell command run in the workspace.'),
+    expectExit: z.int().min(0).max(255).optional().describe('Expected exit code. @default 0'),
+  })
+  .strict()
+  .describe('Passes when the shell command `run`, run in the workspace, exits with `expectExit` (default 0).');
+
+/** Passes when the regular expression matches the agent's combined stdout and stderr. */
+export const OutputMatchesCheckSchema = z
+  .object({
+    kind: z.literal('outputMatches'),
+    pattern: nonEmpty.describe('JavaScript regular expression source.'),
+    flags: z.string().optional().describe('JavaScript regular expression flags, e.g. "i" or "ms".'),
+  })
+  .strict()
+  .superRefine((check, ctx) => {
+    if (check.flags !== undefined && !compiles('', check.flags)) {
+      ctx.addIssue({ code: 'custom', path: ['flags'], message: `invalid regular expression flags "${check.flags}"` });
+    } else if (!compiles(check.pattern, check.flags)) {
+      ctx.addIssue({ code: 'custom', path: ['pattern'], message: `invalid regular expression /${check.pattern}/` });
+    }
+  })
+  .describe("Passes when `pattern` matches the agent command's combined stdout and stderr.");
+
+/** One deterministic assertion about a case's workspace or its agent's output. */
+export const CheckSchema = z.discriminatedUnion('kind', [
+  FileExistsCheckSchema,
+  FileContainsCheckSchema,
+  FileNotExistsCheckSchema,
+  CommandCheckSchema,
+  OutputMatchesCheckSchema,
+]);
+
+/** A check as written in a suite. */
+export type Check = z.infer<typeof CheckSchema>;
+/** The name of a check kind. */
+export type CheckKind = Check['kind'];
+export type FileExistsCheck = z.infer<typeof FileExistsCheckSchema>;
+export type FileContainsCheck = z.infer<typeof FileContainsCheckSchema>;
+export type FileNotExistsCheck = z.infer<typeof FileNotExistsCheckSchema>;
+export type CommandCheck = z.infer<typeof CommandCheckSchema>;
+export type OutputMatchesCheck = z.infer<typeof OutputMatchesCheckSchema>;
+
+/** One task for the agent: a prompt, optional setup, and the checks that score it. */
+export const CaseSchema = z
+  .object({
+    id: nonEmpty.describe('Unique within the suite; the Vitest test name.'),
+    prompt: nonEmpty
+      .refine((prompt) => !prompt.includes('\0'), 'may not contain a NUL character')
+      .describe('Sent to the agent through the {{prompt}} placeholder, exactly as written.'),
+    setup: z
+      .array(nonEmpty)
+      .optional()
+      .describe('Shell commands run in the workspace before the agent; the first nonzero exit fails the case.'),
+    checks: z.array(CheckSchema).describe('Evaluated in order after the agent command; the first failure stops them.'),
+    timeoutSec: z
+      .number()
+      .positive('must be a positive number of seconds')
+      .max(86_400, 'must be at most 86400 seconds')
+      .optional()
+      .describe(`Bounds the agent command, each setup command and each command check. @default ${DEFAULT_TIMEOUT_SEC}`),
+  })
+  .strict();
+
+/** A case as written in a suite. */
+export type Case = z.infer<typeof CaseSchema>;
+
+/** A gz-bench suite file. */
+export const SuiteSchema = z
+  .object({
+    $schema: z.string().optional().describe('JSON Schema reference for editors; ignored by gz-bench.'),
+    name: nonEmpty.describe('Identifies the suite; the Vitest describe name.'),
+    description: z.string().optional(),
+    version: z.string().optional(),
+    cases: z.array(CaseSchema),
+  })
+  .strict()
+  .superRefine((suite, ctx) => {
+    const seen = new Set<string>();
+    suite.cases.forEach((c, index) => {
+      if (seen.has(c.id)) {
+        ctx.addIssue({ code: 'custom', path: ['cases', index, 'id'], message: `duplicate case id "${c.id}"` });
+      }
+      seen.add(c.id);
+    });
+  })
+  .describe('A gz-bench suite: declarative cases for benchmarking AI coding agents.');
+
+/** A validated suite. */
+export type Suite = z.infer<typeof SuiteSchema>;
