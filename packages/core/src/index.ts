@@ -1,4 +1,7 @@
-export type * from './checks/types.js';
-export type * from './process/types.js';
-export type * from './report/model.js';
-export * from './suite/schema.js';
+export * from './case/index.js';
+export * from './checks/index.js';
+export * from './process/index.js';
+export * from './report/index.js';
+export * from './suite/index.js';
+export * from './template/index.js';
+export * from './workspace/index.js';

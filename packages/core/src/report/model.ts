@@ -52,8 +52,17 @@ export interface ReportSummary {
 export interface Report {
   summary: ReportSummary;
   results: ReportResult[];
+  /** Suite files that could not run (an invalid suite), with the reason; absent when there are none. */
+  errors?: ReportError[];
   /** What produced the report. */
   meta?: ReportMeta;
+}
+
+/** A suite file that could not run. */
+export interface ReportError {
+  /** The suite file, relative to the Vitest root. */
+  file: string;
+  message: string;
 }
 
 /** Versions that produced a report. */

@@ -5,6 +5,12 @@ export const DEFAULT_TIMEOUT_SEC = 120;
 
 const nonEmpty = z.string().min(1, 'must be a non-empty string');
 
+/**
+ * A non-empty string that will reach a shell, a file system call or an argv: Node rejects strings with a
+ * NUL character there, so reject them up front with a message that names the field.
+ */
+const noNul = nonEmpty.refine((text) => !text.includes('\0'), 'may not contain a NUL character');
+
 /** Throws nothing: tells whether `new RegExp(pattern, flags)` would. */
 function compiles(pattern: string, flags = ''): boolean {
   try {
@@ -16,7 +22,7 @@ function compiles(pattern: string, flags = ''): boolean {
 }
 
 /** A workspace-relative path named by a check. */
-const checkPath = nonEmpty.describe('Path relative to the case workspace; it may not lead outside it.');
+const checkPath = noNul.describe('Path relative to the case workspace; it may not lead outside it.');
 
 /** Passes when `path` exists inside the workspace. */
 export const FileExistsCheckSchema = z
@@ -30,7 +36,12 @@ export const FileContainsCheckSchema = z
     kind: z.literal('fileContains'),
     path: checkPath,
     text: nonEmpty.describe('Text the file must contain.'),
-    flags: z.literal('i').optional().describe('"i" makes the match case-insensitive.'),
+    flags: z
+      .literal('i', {
+        error: (issue) => `unsupported flags ${JSON.stringify(issue.input)}; fileContains accepts only "i"`,
+      })
+      .optional()
+      .describe('"i" makes the match case-insensitive.'),
   })
   .strict()
   .describe('Passes when `path` is a file inside the workspace that contains `text`.');
@@ -45,8 +56,13 @@ export const FileNotExistsCheckSchema = z
 export const CommandCheckSchema = z
   .object({
     kind: z.literal('command'),
-    run: nonEmpty.describe('Shell command run in the workspace.'),
-    expectExit: z.int().min(0).max(255).optional().describe('Expected exit code. @default 0'),
+    run: noNul.describe('Shell command run in the workspace.'),
+    expectExit: z
+      .int()
+      .min(0, 'must be an exit code from 0 to 255')
+      .max(255, 'must be an exit code from 0 to 255')
+      .optional()
+      .describe('Expected exit code. @default 0'),
   })
   .strict()
   .describe('Passes when the shell command `run`, run in the workspace, exits with `expectExit` (default 0).');
@@ -81,21 +97,24 @@ export const CheckSchema = z.discriminatedUnion('kind', [
 export type Check = z.infer<typeof CheckSchema>;
 /** The name of a check kind. */
 export type CheckKind = Check['kind'];
+/** A `fileExists` check. */
 export type FileExistsCheck = z.infer<typeof FileExistsCheckSchema>;
+/** A `fileContains` check. */
 export type FileContainsCheck = z.infer<typeof FileContainsCheckSchema>;
+/** A `fileNotExists` check. */
 export type FileNotExistsCheck = z.infer<typeof FileNotExistsCheckSchema>;
+/** A `command` check. */
 export type CommandCheck = z.infer<typeof CommandCheckSchema>;
+/** An `outputMatches` check. */
 export type OutputMatchesCheck = z.infer<typeof OutputMatchesCheckSchema>;
 
 /** One task for the agent: a prompt, optional setup, and the checks that score it. */
 export const CaseSchema = z
   .object({
     id: nonEmpty.describe('Unique within the suite; the Vitest test name.'),
-    prompt: nonEmpty
-      .refine((prompt) => !prompt.includes('\0'), 'may not contain a NUL character')
-      .describe('Sent to the agent through the {{prompt}} placeholder, exactly as written.'),
+    prompt: noNul.describe('Sent to the agent through the {{prompt}} placeholder, exactly as written.'),
     setup: z
-      .array(nonEmpty)
+      .array(noNul)
       .optional()
       .describe('Shell commands run in the workspace before the agent; the first nonzero exit fails the case.'),
     checks: z.array(CheckSchema).describe('Evaluated in order after the agent command; the first failure stops them.'),
@@ -116,8 +135,8 @@ export const SuiteSchema = z
   .object({
     $schema: z.string().optional().describe('JSON Schema reference for editors; ignored by gz-bench.'),
     name: nonEmpty.describe('Identifies the suite; the Vitest describe name.'),
-    description: z.string().optional(),
-    version: z.string().optional(),
+    description: z.string().optional().describe('Human-readable description of the suite.'),
+    version: z.string().optional().describe('Version of the suite, e.g. a semver string, for tracking results.'),
     cases: z.array(CaseSchema),
   })
   .strict()

@@ -1,4 +1,51 @@
-/** Runs the gz-bench CLI and resolves to its exit code. */
-export async function main(_argv: string[]): Promise<number> {
-  return 2;
+import { SuiteError, TemplateError } from '@gz-bench/core';
+import { packageVersion } from '../node/package-version.js';
+import { EXIT } from './exit-codes.js';
+import { initCommand } from './init-command.js';
+import { runCommand } from './run-command.js';
+import { USAGE } from './usage.js';
+import { UsageError } from './usage-error.js';
+import { validateCommand } from './validate-command.js';
+
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
+  run: runCommand,
+  validate: validateCommand,
+  init: initCommand,
+};
+
+/** Runs the gz-bench CLI and resolves to its exit code. Users see messages, never stack traces, for their own mistakes. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      if (command === undefined) {
+        process.stderr.write(USAGE);
+        return EXIT.usage;
+      }
+      process.stdout.write(USAGE);
+      return EXIT.passed;
+    }
+    if (command === '--version' || command === '-v') {
+      if (rest.length > 0) throw new UsageError(`${command} takes no arguments`);
+      process.stdout.write(`${packageVersion()}\n`);
+      return EXIT.passed;
+    }
+    const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (!handler) throw new UsageError(`unknown command "${command}"`);
+    if (rest.includes('--help') || rest.includes('-h')) {
+      process.stdout.write(USAGE);
+      return EXIT.passed;
+    }
+    return await handler(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`gz-bench: ${error.message}\nRun "gz-bench --help" for usage.\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof SuiteError || error instanceof TemplateError) {
+      process.stderr.write(`gz-bench: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
 }

@@ -1,0 +1,2 @@
+export { agentBaseEnv } from './agent-env.js';
+export { caseBudgetMs, caseTimeoutSec, type RunCaseOptions, runCase } from './run-case.js';

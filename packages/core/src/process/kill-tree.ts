@@ -1,0 +1,71 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+
+// Process groups are how a whole agent tree is reached: the shell is spawned `detached`, so it leads a
+// new group that its children and grandchildren inherit. A descendant that calls setsid() leaves the
+// group and escapes; only cgroups or containers could catch that, which is out of scope here.
+
+/** Sends `signal` to every process in the group; false when the group is gone or out of reach. */
+export function signalProcessGroup(groupId: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-groupId, signal);
+    return true;
+  } catch (error) {
+    // ESRCH: nothing left in the group. EPERM: nothing in it we may signal. Neither is our fault.
+    if (hasErrorCode(error, 'ESRCH') || hasErrorCode(error, 'EPERM')) return false;
+    throw error;
+  }
+}
+
+/** True while the group has a member that is still running (zombies waiting to be reaped do not count). */
+export async function processGroupIsRunning(groupId: number): Promise<boolean> {
+  try {
+    process.kill(-groupId, 0);
+  } catch (error) {
+    if (hasErrorCode(error, 'ESRCH')) return false;
+    if (!hasErrorCode(error, 'EPERM')) throw error;
+  }
+  // kill(0) also answers for zombies, and an orphan stays a zombie until init reaps it, which some
+  // inits (e.g. in micro-VMs) do only every few seconds. /proc tells running members from zombies.
+  if (process.platform !== 'linux') return true;
+  return (await runningGroupMembers(groupId)) > 0;
+}
+
+/** Resolves true as soon as no member of the group is running, or false once `deadline` (ms since the epoch) passes. */
+export async function waitForProcessGroupExit(groupId: number, deadline: number, pollMs = 25): Promise<boolean> {
+  for (;;) {
+    if (!(await processGroupIsRunning(groupId))) return true;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return false;
+    await delay(Math.min(pollMs, remaining));
+  }
+}
+
+async function runningGroupMembers(groupId: number): Promise<number> {
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return 1; // Cannot tell: assume alive, the caller's deadline still bounds the wait.
+  }
+  const stats = await Promise.all(entries.filter((entry) => /^\d+$/.test(entry)).map(readProcStat));
+  return stats.filter((stat) => stat?.groupId === groupId && stat.state !== 'Z' && stat.state !== 'X').length;
+}
+
+async function readProcStat(pid: string): Promise<{ state: string; groupId: number } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // The process ended between readdir and readFile.
+  }
+  // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so parse after the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0];
+  const groupId = Number(fields[2]);
+  return state === undefined ? undefined : { state, groupId };
+}
+
+function hasErrorCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}

@@ -1,0 +1,221 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
+import { DEFAULT_OUTPUT_LIMIT_BYTES, OutputBuffer } from './output-buffer.js';
+import type { ProcessResult, RunProcessOptions } from './types.js';
+
+export { outputTail } from './output-buffer.js';
+
+/** Default time between SIGTERM and SIGKILL when a command is ended early. */
+export const DEFAULT_KILL_GRACE_MS = 2000;
+
+// After the shell exits and its group is killed, pipes close within milliseconds; this bounds the wait
+// for a descendant that escaped the group (setsid) and still holds them.
+const STREAM_DRAIN_MS = 500;
+// After SIGKILL the kernel ends a process at once unless it is stuck in uninterruptible IO; this bounds
+// the wait for its 'exit' so the promise settles even then.
+const EXIT_AFTER_SIGKILL_MS = 5000;
+// setTimeout fires at once for delays above 2^31-1 ms; longer timeouts mean "no timeout".
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+interface ResolvedRunProcessOptions {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  killGraceMs: number;
+  outputLimitBytes: number;
+}
+
+interface ChildExit {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  at: number;
+}
+
+type TerminationReason = 'timeout' | 'abort';
+
+/** Runs a shell command in its own process group and returns what it did; rejects only for harness faults. */
+export async function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
+  const settings = resolveRunProcessOptions(options);
+  const output = new OutputBuffer(settings.outputLimitBytes);
+  if (settings.signal?.aborted) return notStarted(output, { aborted: true });
+
+  const startedAt = performance.now();
+  let child: ChildProcess;
+  try {
+    child = spawn('/bin/sh', ['-c', settings.command], {
+      cwd: settings.cwd,
+      env: settings.env,
+      // The shell leads a new process group, so the whole tree can be signalled as one.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    // Synchronous failures: invalid arguments such as a NUL byte in the command or env.
+    return notStarted(output, { spawnError: errorMessage(error) });
+  }
+
+  const streams = [child.stdout, child.stderr].filter((stream): stream is Readable => stream !== null);
+  const streamsClosed = Promise.all(streams.map(collectInto(output)));
+  const exited = waitForExit(child);
+
+  const spawnFailure = await waitForSpawn(child);
+  if (spawnFailure !== undefined) {
+    for (const stream of streams) stream.destroy();
+    return notStarted(output, { spawnError: await describeSpawnError(spawnFailure, settings.cwd) });
+  }
+  // A successful spawn always has a pid; it doubles as the process group id.
+  const groupId = child.pid as number;
+
+  const terminator = new GroupTerminator(groupId, settings.killGraceMs);
+  const timer =
+    Number.isFinite(settings.timeoutMs) && settings.timeoutMs <= MAX_TIMER_MS
+      ? setTimeout(() => terminator.terminate('timeout'), Math.max(0, settings.timeoutMs))
+      : undefined;
+  const onAbort = (): void => terminator.terminate('abort');
+  settings.signal?.addEventListener('abort', onAbort, { once: true });
+  // The signal may have fired while the shell was starting, before the listener existed.
+  if (settings.signal?.aborted) onAbort();
+
+  let exit: ChildExit | undefined;
+  try {
+    exit = await Promise.race([exited, terminator.killed.then(() => settleWithin(exited, EXIT_AFTER_SIGKILL_MS))]);
+  } finally {
+    clearTimeout(timer);
+    settings.signal?.removeEventListener('abort', onAbort);
+  }
+
+  // Whatever the shell left behind (`sleep 100 &`, a tree still in its grace period) ends now.
+  await terminator.finish();
+  await settleWithin(streamsClosed, STREAM_DRAIN_MS);
+  for (const stream of streams) stream.destroy();
+
+  return {
+    exitCode: exit?.exitCode ?? null,
+    signal: exit?.signal ?? null,
+    timedOut: terminator.reason === 'timeout',
+    aborted: terminator.reason === 'abort',
+    durationMs: (exit?.at ?? performance.now()) - startedAt,
+    output: output.snapshot(),
+  };
+}
+
+/**
+ * Ends a process group once: SIGTERM to all of it, then SIGKILL after the grace period to whatever
+ * still runs. `finish()` ends the group for good, early if its members are gone before the grace ends.
+ */
+class GroupTerminator {
+  reason: TerminationReason | undefined;
+  readonly killed: Promise<void>;
+  #markKilled!: () => void;
+  #graceDeadline = 0;
+  #graceTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly groupId: number,
+    readonly graceMs: number,
+  ) {
+    this.killed = new Promise((resolve) => {
+      this.#markKilled = resolve;
+    });
+  }
+
+  terminate(reason: TerminationReason): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    signalProcessGroup(this.groupId, 'SIGTERM');
+    this.#graceDeadline = Date.now() + this.graceMs;
+    this.#graceTimer = setTimeout(() => this.#kill(), this.graceMs);
+  }
+
+  async finish(): Promise<void> {
+    // Descendants that got SIGTERM keep the rest of their grace period to clean up; a normally
+    // exited shell's leftovers get none, as they were never asked to stop.
+    if (this.reason !== undefined) await waitForProcessGroupExit(this.groupId, this.#graceDeadline);
+    this.#kill();
+  }
+
+  #kill(): void {
+    clearTimeout(this.#graceTimer);
+    signalProcessGroup(this.groupId, 'SIGKILL');
+    this.#markKilled();
+  }
+}
+
+function resolveRunProcessOptions(options: RunProcessOptions): ResolvedRunProcessOptions {
+  return {
+    command: options.command,
+    cwd: options.cwd,
+    env: { ...options.env },
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    killGraceMs: Math.max(0, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS),
+    outputLimitBytes: options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES,
+  };
+}
+
+/** Appends a stream's bytes to `output` in arrival order; resolves when the stream closes. */
+function collectInto(output: OutputBuffer): (stream: Readable) => Promise<void> {
+  return (stream) =>
+    new Promise((resolve) => {
+      stream.on('data', (chunk: Buffer) => output.append(chunk));
+      // An error (e.g. from destroy) ends collection; the result reports what arrived until then.
+      stream.on('error', () => resolve());
+      stream.on('close', () => resolve());
+    });
+}
+
+function waitForExit(child: ChildProcess): Promise<ChildExit> {
+  return new Promise((resolve) => {
+    child.once('exit', (exitCode, signal) => resolve({ exitCode, signal, at: performance.now() }));
+  });
+}
+
+/** Resolves undefined once the child runs, or with the error that kept it from starting. */
+function waitForSpawn(child: ChildProcess): Promise<Error | undefined> {
+  return new Promise((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    // Only spawn failures are expected: we never use child.kill() or IPC, the other sources of
+    // 'error'. The listener stays so that a stray later error cannot crash the harness as unhandled.
+    child.on('error', (error) => resolve(error));
+  });
+}
+
+async function describeSpawnError(error: Error, cwd: string): Promise<string> {
+  // A missing cwd surfaces as "spawn /bin/sh ENOENT", which points at the wrong path.
+  const cwdProblem = await stat(cwd).then(
+    (info) => (info.isDirectory() ? undefined : `working directory is not a directory: ${cwd}`),
+    () => `working directory does not exist: ${cwd}`,
+  );
+  return cwdProblem === undefined ? error.message : `${cwdProblem} (${error.message})`;
+}
+
+function notStarted(output: OutputBuffer, outcome: { aborted: true } | { spawnError: string }): ProcessResult {
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: 'aborted' in outcome,
+    durationMs: 0,
+    output: output.snapshot(),
+    ...('spawnError' in outcome ? { spawnError: outcome.spawnError } : {}),
+  };
+}
+
+/** Resolves with the promise's value, or undefined after `ms`; the timer never outlives the wait. */
+function settleWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    void promise.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

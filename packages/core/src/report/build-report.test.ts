@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport } from './build-report.js';
+import type { ReportResult } from './model.js';
+
+function result(overrides: Partial<ReportResult> & Pick<ReportResult, 'id'>): ReportResult {
+  return {
+    suite: 'demo',
+    file: 'bench/demo.bench.json',
+    passed: true,
+    durationMs: 1204,
+    checkResults: [{ kind: 'fileExists', path: 'hello.txt', passed: true }],
+    ...overrides,
+  };
+}
+
+describe('buildReport', () => {
+  it('puts the README keys first and in its order', () => {
+    const report = buildReport([
+      // Keys deliberately scrambled: the report must not depend on how a producer built its objects.
+      {
+        workspace: '/tmp/gz-bench-1',
+        checkResults: [
+          { passed: false, message: 'file does not exist: world.txt', path: 'world.txt', kind: 'fileExists' },
+        ],
+        error: 'file does not exist: world.txt',
+        file: 'bench/demo.bench.json',
+        durationMs: 892,
+        failedStep: 'check',
+        passed: false,
+        suite: 'demo',
+        id: 'write-world',
+      },
+    ]);
+
+    expect(Object.keys(report)).toEqual(['summary', 'results']);
+    expect(Object.keys(report.summary)).toEqual(['total', 'passed', 'failed']);
+    const [row] = report.results;
+    expect(Object.keys(row ?? {})).toEqual([
+      'id',
+      'passed',
+      'durationMs',
+      'checkResults',
+      'suite',
+      'file',
+      'error',
+      'failedStep',
+      'workspace',
+    ]);
+    expect(Object.keys(row?.checkResults[0] ?? {})).toEqual(['kind', 'path', 'passed', 'message']);
+  });
+
+  it('counts passed and failed results', () => {
+    const report = buildReport([
+      result({ id: 'a' }),
+      result({ id: 'b', passed: false }),
+      result({ id: 'c', passed: false }),
+    ]);
+    expect(report.summary).toEqual({ total: 3, passed: 1, failed: 2 });
+  });
+
+  it('sorts by file and keeps the given order within a file', () => {
+    const report = buildReport([
+      result({ id: 'z-first', file: 'bench/b.bench.json' }),
+      result({ id: 'y', file: 'bench/a.bench.json' }),
+      result({ id: 'a-last', file: 'bench/b.bench.json' }),
+      result({ id: 'x', file: 'bench/a.bench.json' }),
+    ]);
+    expect(report.results.map((row) => `${row.file}#${row.id}`)).toEqual([
+      'bench/a.bench.json#y',
+      'bench/a.bench.json#x',
+      'bench/b.bench.json#z-first',
+      'bench/b.bench.json#a-last',
+    ]);
+  });
+
+  it('omits undefined fields and orders nested agent keys', () => {
+    const report = buildReport([
+      result({
+        id: 'a',
+        error: undefined,
+        agent: {
+          outputTail: 'done\n',
+          durationMs: 10,
+          exitCode: 0,
+          signal: null,
+          timedOut: false,
+          outputDroppedBytes: 0,
+          outputBytes: 5,
+        },
+      }),
+    ]);
+    const row = report.results[0];
+    expect(row).not.toHaveProperty('error');
+    expect(Object.keys(row?.agent ?? {})).toEqual([
+      'exitCode',
+      'signal',
+      'timedOut',
+      'durationMs',
+      'outputBytes',
+      'outputDroppedBytes',
+      'outputTail',
+    ]);
+  });
+
+  it('keeps fields it does not know after the known ones', () => {
+    const withTrial = { ...result({ id: 'a' }), trial: 2 } as ReportResult;
+    const [row] = buildReport([withTrial]).results;
+    expect(Object.keys(row ?? {}).at(-1)).toBe('trial');
+    expect(row).toHaveProperty('trial', 2);
+  });
+
+  it('adds meta last, only when given', () => {
+    expect(buildReport([])).toEqual({ summary: { total: 0, passed: 0, failed: 0 }, results: [] });
+    const report = buildReport([], { vitestVersion: '4.1.12', gzBenchVersion: '0.1.0' });
+    expect(Object.keys(report)).toEqual(['summary', 'results', 'meta']);
+    expect(Object.keys(report.meta ?? {})).toEqual(['gzBenchVersion', 'vitestVersion']);
+  });
+
+  it('does not mutate its input', () => {
+    const input = [result({ id: 'b', file: 'b.json', error: undefined }), result({ id: 'a', file: 'a.json' })];
+    const snapshot = structuredClone(input);
+    buildReport(input);
+    expect(input).toEqual(snapshot);
+    expect(input[0]).toHaveProperty('error');
+  });
+});

@@ -1,0 +1,5 @@
+export { buildReport } from './build-report.js';
+export type * from './model.js';
+export { renderJson } from './render-json.js';
+export { renderMarkdown } from './render-markdown.js';
+export { renderTable, type TableOptions } from './render-table.js';

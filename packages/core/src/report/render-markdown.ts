@@ -1,0 +1,28 @@
+import type { Report } from './model.js';
+import { COLUMN_HEADERS, summaryLine, toRows } from './rows.js';
+
+/** Renders the report as a GitHub-flavoured markdown table and summary line, e.g. for a CI job summary. */
+export function renderMarkdown(report: Report): string {
+  if (report.results.length === 0) return 'no cases ran\n';
+  const lines = [
+    formatRow(COLUMN_HEADERS),
+    formatRow(COLUMN_HEADERS.map(() => '---')),
+    ...toRows(report).map((row) => formatRow(row.map(escapeMarkdown))),
+    '',
+    summaryLine(report.summary),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function formatRow(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+/**
+ * Backslash-escapes what would end a cell (`|`) or turn an agent's message into markup (emphasis, code,
+ * links, HTML tags, entities) when GitHub renders the summary. The backslash itself comes first so an
+ * escaped `\|` in the input cannot become an unescaped pipe.
+ */
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>|~&]/g, '\\$&');
+}

@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport } from './build-report.js';
+import type { ReportResult } from './model.js';
+import { renderTable } from './render-table.js';
+
+function result(overrides: Partial<ReportResult> & Pick<ReportResult, 'id'>): ReportResult {
+  return {
+    suite: 'demo',
+    file: 'bench/demo.bench.json',
+    passed: true,
+    durationMs: 1204,
+    checkResults: [{ kind: 'fileExists', path: 'hello.txt', passed: true }],
+    ...overrides,
+  };
+}
+
+const writeHello = result({ id: 'write-hello' });
+const writeWorld = result({
+  id: 'write-world',
+  passed: false,
+  durationMs: 892,
+  error: 'file does not exist: world.txt',
+  failedStep: 'check',
+  checkResults: [{ kind: 'fileExists', path: 'world.txt', passed: false, message: 'file does not exist: world.txt' }],
+});
+
+/** Strips ANSI colour codes, to compare a coloured table with the plain one. */
+function stripAnsi(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts every ANSI code.
+  return text.replace(/\u001b\[\d+m/g, '');
+}
+
+describe('renderTable', () => {
+  it('renders all passing cases', () => {
+    const report = buildReport([writeHello, result({ id: 'echo-test', durationMs: 203 })]);
+    expect(renderTable(report)).toMatchInlineSnapshot(`
+      "id           result  checks  time    first failure
+      -----------  ------  ------  ------  -------------
+      write-hello  PASS    1/1     1204ms
+      echo-test    PASS    1/1     203ms
+
+      2 cases: 2 passed, 0 failed
+      "
+    `);
+  });
+
+  it('folds and truncates a long multi-line error to one line of 80 characters', () => {
+    const report = buildReport([
+      writeHello,
+      writeWorld,
+      result({
+        id: 'fix-tests',
+        passed: false,
+        durationMs: 12_345,
+        failedStep: 'check',
+        error:
+          'command exited with code 1: npm test\n  FAIL  src/add.test.ts > adds numbers\n  AssertionError: expected 3 to be 4 | got 3\n',
+        checkResults: [
+          { kind: 'fileContains', path: 'src/add.ts', text: 'export function add', passed: true },
+          { kind: 'command', run: 'npm test', passed: false, exitCode: 1 },
+          { kind: 'fileNotExists', path: '.env.local', passed: false, skipped: true },
+        ],
+      }),
+    ]);
+    const table = renderTable(report);
+    expect(table).toMatchInlineSnapshot(`
+      "id           result  checks  time    first failure
+      -----------  ------  ------  ------  --------------------------------------------------------------------------------
+      write-hello  PASS    1/1     1204ms
+      write-world  FAIL    0/1     892ms   file does not exist: world.txt
+      fix-tests    FAIL    1/3     12.3s   command exited with code 1: npm test FAIL  src/add.test.ts > adds numbers Asser…
+
+      3 cases: 1 passed, 2 failed
+      "
+    `);
+    expect(table.split('\n').every((line) => line === line.trimEnd())).toBe(true);
+  });
+
+  it('shows a timed-out case with its skipped checks in the total', () => {
+    const report = buildReport([
+      result({
+        id: 'slow-agent',
+        passed: false,
+        durationMs: 120_034,
+        failedStep: 'agent',
+        error: 'agent command timed out after 120s',
+        agent: {
+          exitCode: null,
+          signal: 'SIGTERM',
+          timedOut: true,
+          durationMs: 120_002,
+          outputTail: 'thinking…',
+          outputBytes: 11,
+          outputDroppedBytes: 0,
+        },
+        checkResults: [
+          { kind: 'fileExists', path: 'hello.txt', passed: false, skipped: true },
+          { kind: 'outputMatches', pattern: '^done$', flags: 'm', passed: false, skipped: true },
+        ],
+      }),
+    ]);
+    expect(renderTable(report)).toMatchInlineSnapshot(`
+      "id          result  checks  time    first failure
+      ----------  ------  ------  ------  ----------------------------------
+      slow-agent  FAIL    0/2     120.0s  agent command timed out after 120s
+
+      1 case: 0 passed, 1 failed
+      "
+    `);
+  });
+
+  it('names cases `suite > id` when results come from several suites', () => {
+    const report = buildReport([
+      result({ id: 'write-hello', suite: 'smoke', file: 'bench/smoke.bench.json' }),
+      result({ id: 'rename-symbol', suite: 'refactor', file: 'bench/refactor.bench.json', durationMs: 45_678 }),
+    ]);
+    expect(renderTable(report)).toMatchInlineSnapshot(`
+      "id                        result  checks  time    first failure
+      ------------------------  ------  ------  ------  -------------
+      refactor > rename-symbol  PASS    1/1     45.7s
+      smoke > write-hello       PASS    1/1     1204ms
+
+      2 cases: 2 passed, 0 failed
+      "
+    `);
+  });
+
+  it('lists kept workspaces after the summary', () => {
+    const report = buildReport([
+      { ...writeHello, workspace: '/tmp/gz-bench-write-hello-abc123' },
+      { ...writeWorld, workspace: '/tmp/gz-bench-write-world-def456' },
+    ]);
+    expect(renderTable(report)).toMatchInlineSnapshot(`
+      "id           result  checks  time    first failure
+      -----------  ------  ------  ------  ------------------------------
+      write-hello  PASS    1/1     1204ms
+      write-world  FAIL    0/1     892ms   file does not exist: world.txt
+
+      2 cases: 1 passed, 1 failed
+      kept workspace write-hello: /tmp/gz-bench-write-hello-abc123
+      kept workspace write-world: /tmp/gz-bench-write-world-def456
+      "
+    `);
+  });
+
+  it('says so when no case ran', () => {
+    expect(renderTable(buildReport([]))).toBe('no cases ran\n');
+  });
+
+  it('colours PASS and FAIL without shifting the columns', () => {
+    const report = buildReport([writeHello, writeWorld]);
+    const colored = renderTable(report, { color: true });
+    expect(
+      colored.replaceAll('\u001b[32m', '<green>').replaceAll('\u001b[31m', '<red>').replaceAll('\u001b[39m', '</>'),
+    ).toMatchInlineSnapshot(`
+        "id           result  checks  time    first failure
+        -----------  ------  ------  ------  ------------------------------
+        write-hello  <green>PASS</>    1/1     1204ms
+        write-world  <red>FAIL</>    0/1     892ms   file does not exist: world.txt
+
+        2 cases: 1 passed, 1 failed
+        "
+      `);
+    expect(stripAnsi(colored)).toBe(renderTable(report));
+  });
+
+  it('does not colour by default', () => {
+    expect(renderTable(buildReport([writeHello, writeWorld]))).not.toContain('\u001b');
+  });
+});

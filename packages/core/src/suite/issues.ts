@@ -1,0 +1,71 @@
+import type { core } from 'zod';
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** Prints a zod issue path as `cases[0].checks[2].pattern`; keys that aren't identifiers as `["weird key"]`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (typeof key === 'symbol') out += `[${String(key)}]`;
+    else if (IDENTIFIER.test(key)) out += out === '' ? key : `.${key}`;
+    else out += `[${JSON.stringify(key)}]`;
+  }
+  return out;
+}
+
+/** The JSON type name of a parsed value, as messages print it. */
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/** Walks `path` into `data`; `present` is false when the last key is missing, i.e. the field was omitted. */
+function lookup(data: unknown, path: readonly PropertyKey[]): { present: boolean; value: unknown } {
+  let value = data;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) {
+      return { present: false, value: undefined };
+    }
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return { present: true, value };
+}
+
+const quoteList = (keys: readonly string[]) => keys.map((key) => JSON.stringify(key)).join(', ');
+
+/**
+ * Words for one zod issue found while validating `data`. zod's own messages are generic ("Invalid
+ * input: expected string, received undefined"); these say what the author of the JSON file must change.
+ * Messages the schema sets itself (refinements, `min(1, …)`) pass through unchanged.
+ */
+export function describeIssue(issue: core.$ZodIssue, data: unknown): { path: string; reason: string } {
+  const path = formatPath(issue.path);
+  const found = lookup(data, issue.path);
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const noun = issue.keys.length === 1 ? 'key' : 'keys';
+      return { path, reason: `unknown ${noun} ${quoteList(issue.keys)}` };
+    }
+    case 'invalid_type': {
+      if (!found.present) return { path, reason: 'required' };
+      if (issue.expected === 'int' && typeof found.value === 'number') return { path, reason: 'must be an integer' };
+      const expected = issue.expected === 'int' ? 'integer' : issue.expected;
+      return { path, reason: `expected ${expected}, received ${typeName(found.value)}` };
+    }
+    case 'invalid_union': {
+      // A discriminated union whose `kind` matches no option: zod reports it at the discriminator's path.
+      if (issue.discriminator !== undefined && 'options' in issue && issue.options !== undefined) {
+        const expected = `expected one of ${issue.options.map(String).join(', ')}`;
+        if (!found.present) return { path, reason: `required; ${expected}` };
+        return { path, reason: `unknown check ${issue.discriminator} ${JSON.stringify(found.value)}; ${expected}` };
+      }
+      return { path, reason: lowerFirst(issue.message) };
+    }
+    default:
+      return { path, reason: lowerFirst(issue.message) };
+  }
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { invalidJsonError, readSuiteError, type SuiteError, type SuiteOrigin } from './errors.js';
+import { findJsonSyntaxError } from './json-syntax.js';
+import { createLineIndex, stripBom } from './position.js';
+import type { Suite } from './schema.js';
+import { validateFrom } from './validate.js';
+
+/** Options of `loadSuite`, `loadSuiteSync` and `parseSuiteSource`. */
+export interface LoadSuiteOptions {
+  /** Directory a relative suite path resolves against. @default process.cwd() */
+  cwd?: string | undefined;
+  /** How error messages name the file, e.g. relative to the Vitest root. @default the file as given */
+  displayPath?: string | undefined;
+}
+
+/** A suite read from disk: the validated suite, its absolute path and its text (BOM stripped). */
+export interface LoadedSuite {
+  suite: Suite;
+  /** Absolute path of the suite file. */
+  file: string;
+  /** The file's text without a BOM: what `locateCases` and source maps index into. */
+  source: string;
+}
+
+/** Reads, parses and validates a suite file; rejects with a SuiteError for every way it can be unusable. */
+export async function loadSuite(file: string, options: LoadSuiteOptions = {}): Promise<LoadedSuite> {
+  const origin = originOf(file, options);
+  let text: string;
+  try {
+    text = await readFile(origin.absoluteFile, 'utf8');
+  } catch (error) {
+    throw readSuiteError(error, origin);
+  }
+  return fromText(text, origin);
+}
+
+/** `loadSuite` for synchronous callers such as a Vite `load` hook. */
+export function loadSuiteSync(file: string, options: LoadSuiteOptions = {}): LoadedSuite {
+  const origin = originOf(file, options);
+  let text: string;
+  try {
+    text = readFileSync(origin.absoluteFile, 'utf8');
+  } catch (error) {
+    throw readSuiteError(error, origin);
+  }
+  return fromText(text, origin);
+}
+
+/** Parses and validates suite text already in memory (a BOM is ignored); `file` only names it in errors. */
+export function parseSuiteSource(source: string, file?: string, options: LoadSuiteOptions = {}): Suite {
+  const origin: SuiteOrigin = file === undefined ? {} : originOf(file, options);
+  return parse(stripBom(source), origin);
+}
+
+function originOf(file: string, options: LoadSuiteOptions): Required<SuiteOrigin> {
+  return { file: options.displayPath ?? file, absoluteFile: resolve(options.cwd ?? process.cwd(), file) };
+}
+
+function fromText(text: string, origin: Required<SuiteOrigin>): LoadedSuite {
+  const source = stripBom(text);
+  return { suite: parse(source, origin), file: origin.absoluteFile, source };
+}
+
+function parse(source: string, origin: SuiteOrigin): Suite {
+  let data: unknown;
+  try {
+    data = JSON.parse(source);
+  } catch (error) {
+    throw jsonError(source, error, origin);
+  }
+  const result = validateFrom(data, origin);
+  if (!result.ok) throw result.error;
+  return result.suite;
+}
+
+/** A SuiteError for text JSON.parse rejected, with the line and column an editor shows (1-based). */
+function jsonError(source: string, cause: unknown, origin: SuiteOrigin): SuiteError {
+  const locate = createLineIndex(source);
+  const oneBased = (offset: number) => {
+    const { line, column } = locate(offset);
+    return { line, column: column + 1 };
+  };
+  const problem = findJsonSyntaxError(source);
+  if (problem !== undefined) return invalidJsonError(oneBased(problem.offset), problem.reason, origin, cause);
+  // Our scanner gave up (absurd nesting) or accepted what V8 rejected: use V8's words and position,
+  // minus the echo of the source that newer V8 versions append.
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const position = /at position (\d+)/.exec(message)?.[1];
+  const reason = message
+    .replace(/ in JSON at position \d+.*$/s, '')
+    .replace(/, ".*" is not valid JSON$/s, '')
+    .replace(/ \(line \d+ column \d+\)$/, '');
+  return invalidJsonError(position === undefined ? undefined : oneBased(Number(position)), reason, origin, cause);
+}

@@ -1,0 +1,222 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SuiteError } from './errors.js';
+import { formatPath } from './issues.js';
+import { DEFAULT_TIMEOUT_SEC } from './schema.js';
+import { safeValidateSuite, validateSuite } from './validate.js';
+
+/** The README's "full schema with every field" example: every check kind. */
+const readmeSuite = () => ({
+  name: 'my-suite',
+  description: 'optional',
+  version: '1.0.0',
+  cases: [
+    {
+      id: 'write-hello',
+      prompt: "Create hello.txt containing 'hi'",
+      setup: ['npm install'],
+      timeoutSec: 120,
+      checks: [
+        { kind: 'fileExists', path: 'hello.txt' },
+        { kind: 'fileContains', path: 'hello.txt', text: 'hi' },
+        { kind: 'fileNotExists', path: '.git' },
+        { kind: 'command', run: 'node hello.js', expectExit: 0 },
+        { kind: 'outputMatches', pattern: '\\bdone\\b', flags: 'i' },
+      ],
+    },
+  ],
+});
+
+/** A minimal valid suite whose first case's first check is `check`. */
+const withCheck = (check: unknown) => ({ name: 's', cases: [{ id: 'a', prompt: 'p', checks: [check] }] });
+/** A minimal valid suite whose first case has `fields` merged in. */
+const withCase = (fields: Record<string, unknown>) => ({
+  name: 's',
+  cases: [{ id: 'a', prompt: 'p', checks: [], ...fields }],
+});
+
+/** The message validateSuite throws for `data`. */
+function messageFor(data: unknown, file?: string): string {
+  const result = safeValidateSuite(data, file);
+  if (result.ok) throw new Error('expected the suite to be rejected');
+  return result.error.message;
+}
+
+describe('validateSuite accepts', () => {
+  it('the README example with every check kind, unchanged', () => {
+    expect(validateSuite(readmeSuite())).toEqual(readmeSuite());
+  });
+
+  it('a suite without optional fields and fills in no defaults', () => {
+    const suite = validateSuite({ name: 's', cases: [{ id: 'a', prompt: 'p', checks: [] }] });
+    const [first] = suite.cases;
+    expect(first).toEqual({ id: 'a', prompt: 'p', checks: [] });
+    // Callers apply the default; the parsed suite stays what the author wrote.
+    expect(first?.timeoutSec ?? DEFAULT_TIMEOUT_SEC).toBe(120);
+  });
+
+  it('a $schema key for editors', () => {
+    const data = { $schema: '../node_modules/@gz-bench/core/suite.schema.json', ...readmeSuite() };
+    expect(validateSuite(data).$schema).toBe(data.$schema);
+  });
+
+  it('zero cases and zero checks', () => {
+    expect(validateSuite({ name: 's', cases: [] }).cases).toEqual([]);
+  });
+
+  it('without changing its input', () => {
+    const data = readmeSuite();
+    const frozen = structuredClone(data);
+    validateSuite(data);
+    expect(data).toEqual(frozen);
+  });
+});
+
+describe('validateSuite rejects with an exact message', () => {
+  it.each([
+    ['a non-object root', [], 'invalid suite: expected object, received array'],
+    ['a null root', null, 'invalid suite: expected object, received null'],
+    ['an unknown root key', { ...readmeSuite(), foo: 1 }, 'invalid suite: unknown key "foo"'],
+    ['several unknown keys', { ...readmeSuite(), foo: 1, bar: 2 }, 'invalid suite: unknown keys "foo", "bar"'],
+    ['an unknown case key', withCase({ timeout: 5 }), 'invalid suite at cases[0]: unknown key "timeout"'],
+    [
+      'an unknown key inside a check',
+      withCheck({ kind: 'fileExists', path: 'x', text: 'y' }),
+      'invalid suite at cases[0].checks[0]: unknown key "text"',
+    ],
+    ['a missing name', { cases: [] }, 'invalid suite at name: required'],
+    ['a missing cases', { name: 's' }, 'invalid suite at cases: required'],
+    ['a missing prompt', { name: 's', cases: [{ id: 'a', checks: [] }] }, 'invalid suite at cases[0].prompt: required'],
+    ['a wrong type', withCase({ id: 3 }), 'invalid suite at cases[0].id: expected string, received number'],
+    ['cases not an array', { name: 's', cases: {} }, 'invalid suite at cases: expected array, received object'],
+    ['a null field', withCase({ setup: null }), 'invalid suite at cases[0].setup: expected array, received null'],
+    ['an empty name', { name: '', cases: [] }, 'invalid suite at name: must be a non-empty string'],
+    [
+      'an empty setup command',
+      withCase({ setup: [''] }),
+      'invalid suite at cases[0].setup[0]: must be a non-empty string',
+    ],
+    [
+      'a NUL in the prompt',
+      withCase({ prompt: 'a\0b' }),
+      'invalid suite at cases[0].prompt: may not contain a NUL character',
+    ],
+    [
+      'a zero timeout',
+      withCase({ timeoutSec: 0 }),
+      'invalid suite at cases[0].timeoutSec: must be a positive number of seconds',
+    ],
+    [
+      'an unknown check kind',
+      withCheck({ kind: 'fileExist', path: 'x' }),
+      'invalid suite at cases[0].checks[0].kind: unknown check kind "fileExist"; expected one of fileExists, fileContains, fileNotExists, command, outputMatches',
+    ],
+    [
+      'a check without kind',
+      withCheck({ path: 'x' }),
+      'invalid suite at cases[0].checks[0].kind: required; expected one of fileExists, fileContains, fileNotExists, command, outputMatches',
+    ],
+    [
+      'a non-string kind',
+      withCheck({ kind: 1 }),
+      'invalid suite at cases[0].checks[0].kind: unknown check kind 1; expected one of fileExists, fileContains, fileNotExists, command, outputMatches',
+    ],
+    [
+      'a check that is not an object',
+      withCheck('fileExists'),
+      'invalid suite at cases[0].checks[0]: expected object, received string',
+    ],
+    [
+      'a missing check field',
+      withCheck({ kind: 'fileContains', path: 'x' }),
+      'invalid suite at cases[0].checks[0].text: required',
+    ],
+    [
+      'an invalid regular expression',
+      withCheck({ kind: 'outputMatches', pattern: '(' }),
+      'invalid suite at cases[0].checks[0].pattern: invalid regular expression /(/',
+    ],
+    [
+      'invalid regular expression flags',
+      withCheck({ kind: 'outputMatches', pattern: 'x', flags: 'gg' }),
+      'invalid suite at cases[0].checks[0].flags: invalid regular expression flags "gg"',
+    ],
+    [
+      'fileContains flags other than "i"',
+      withCheck({ kind: 'fileContains', path: 'x', text: 't', flags: 'g' }),
+      'invalid suite at cases[0].checks[0].flags: unsupported flags "g"; fileContains accepts only "i"',
+    ],
+    [
+      'a fractional exit code',
+      withCheck({ kind: 'command', run: 'x', expectExit: 1.5 }),
+      'invalid suite at cases[0].checks[0].expectExit: must be an integer',
+    ],
+    [
+      'an exit code above 255',
+      withCheck({ kind: 'command', run: 'x', expectExit: 256 }),
+      'invalid suite at cases[0].checks[0].expectExit: must be an exit code from 0 to 255',
+    ],
+    [
+      'a duplicate case id',
+      { name: 's', cases: withCase({}).cases.concat(withCase({}).cases) },
+      'invalid suite at cases[1].id: duplicate case id "a"',
+    ],
+  ])('%s', (_title, data, message) => {
+    expect(messageFor(data)).toBe(message);
+  });
+
+  it('reports the issue zod reports first', () => {
+    expect(messageFor({ name: 3, zzz: 1, cases: [] })).toBe('invalid suite at name: expected string, received number');
+  });
+
+  it('prints keys that are not identifiers in brackets', () => {
+    expect(messageFor({ ...readmeSuite(), 'weird key': 1 })).toBe('invalid suite: unknown key "weird key"');
+  });
+
+  it('prefixes the file as given', () => {
+    const data = { name: 's', cases: [...withCase({}).cases, ...withCase({}).cases] };
+    expect(messageFor(data, 'bench/x.bench.json')).toBe(
+      'bench/x.bench.json: invalid suite at cases[1].id: duplicate case id "a"',
+    );
+  });
+});
+
+describe('SuiteError from validation', () => {
+  it('has a stable code, the absolute file, the path and no stack noise in its message', () => {
+    const error = (() => {
+      try {
+        validateSuite(withCheck({ kind: 'outputMatches', pattern: '(' }), 'bench/x.bench.json');
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(SuiteError);
+    expect(error).toMatchObject({
+      name: 'SuiteError',
+      code: 'GZ_BENCH_INVALID_SUITE',
+      file: resolve('bench/x.bench.json'),
+      path: 'cases[0].checks[0].pattern',
+      detail: 'invalid suite at cases[0].checks[0].pattern: invalid regular expression /(/',
+    });
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('leaves file undefined and path empty for root problems without a file', () => {
+    const result = safeValidateSuite('nope');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatchObject({ file: undefined, path: '' });
+  });
+});
+
+describe('formatPath', () => {
+  it.each([
+    [[], ''],
+    [['name'], 'name'],
+    [['cases', 0, 'checks', 2, 'pattern'], 'cases[0].checks[2].pattern'],
+    [['$schema'], '$schema'],
+    [['weird key'], '["weird key"]'],
+    [['cases', 0, 'a"b', 'c'], 'cases[0]["a\\"b"].c'],
+  ])('%j prints as %s', (path, printed) => {
+    expect(formatPath(path)).toBe(printed);
+  });
+});

@@ -1,0 +1,1 @@
+export { assertValidTemplate, DIR_ENV, PROMPT_ENV, renderTemplate, TemplateError } from './render-template.js';

@@ -1,0 +1,1 @@
+export { createWorkspace, removeWorkspace, WORKSPACE_PREFIX } from './workspace.js';

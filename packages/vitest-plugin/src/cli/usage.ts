@@ -1,0 +1,25 @@
+/** The text of `gz-bench --help`. */
+export const USAGE = `gz-bench — Your agent says it works. Prove it.
+
+Usage:
+  gz-bench run <suite.json>... --cmd "<template>" [--timeout n] [--json] [--keep]
+  gz-bench validate <suite.json>
+  gz-bench init [outDir]
+  gz-bench --help | --version
+
+run       Run every case of the suites through Vitest and score it.
+          Per case: fresh temp workspace -> setup commands -> the rendered
+          command under its timeout -> checks in order -> delete the workspace.
+  --cmd       required command template, run by the system shell in the workspace;
+              {{prompt}} is the case prompt, {{dir}} the absolute workspace path
+  --timeout   seconds that bound every command of every case (overrides timeoutSec)
+  --json      print the JSON report on stdout instead of the table
+  --keep      keep workspaces and print their paths
+
+validate  Check a suite's structure. Exit 0 if valid.
+init      Write example-suite.json (default: the current directory), whose cases
+          pass with --cmd "echo done".
+
+Exit codes: 0 all cases passed (or validate/init succeeded),
+            1 at least one case failed, 2 usage or validation error.
+`;

@@ -1,0 +1,15 @@
+import { loadSuite } from '@gz-bench/core';
+import { EXIT } from './exit-codes.js';
+import { parseStrict } from './parse-args.js';
+import { UsageError } from './usage-error.js';
+
+/** `gz-bench validate <suite.json>`: structural validation only. */
+export async function validateCommand(args: string[]): Promise<number> {
+  const { positionals } = parseStrict(args, {});
+  if (positionals.length !== 1) throw new UsageError('validate takes exactly one suite file');
+  const file = positionals[0] as string;
+  const { suite } = await loadSuite(file);
+  const count = suite.cases.length;
+  process.stdout.write(`${file}: valid suite "${suite.name}" with ${count} ${count === 1 ? 'case' : 'cases'}\n`);
+  return EXIT.passed;
+}

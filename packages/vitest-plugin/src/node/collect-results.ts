@@ -1,0 +1,57 @@
+import type { CheckResult, ReportResult } from '@gz-bench/core';
+import type { TestCase, TestModule } from 'vitest/node';
+import type {} from '../runtime/define-suite.js';
+
+/** A suite file's latest results and the case ids it holds now. */
+export interface ModuleResults {
+  /** Suite file relative to the Vitest root. */
+  file: string;
+  /** Every case id of the module's latest collection, in suite order. */
+  caseIds: string[];
+  /** Results of the cases that ran, by case id. */
+  results: Map<string, ReportResult>;
+  /** Why the module failed to load (an invalid suite), if it did. */
+  errors: string[];
+}
+
+/**
+ * Reads the gz-bench results of one suite module's tests from their serializable `meta()`; undefined
+ * for the project's other test modules.
+ */
+export function collectModuleResults(
+  module: TestModule,
+  isSuiteFile: (file: string) => boolean,
+): ModuleResults | undefined {
+  const tests = [...module.children.allTests()];
+  const ours = isSuiteFile(module.moduleId) || tests.some((test) => test.meta().gzBenchSuite !== undefined);
+  if (!ours) return undefined;
+  const results = new Map<string, ReportResult>();
+  for (const testCase of tests) {
+    const result = resultOf(testCase, module.relativeModuleId);
+    if (result) results.set(testCase.name, result);
+  }
+  const errors = module.errors().map((error) => error.message);
+  return { file: module.relativeModuleId, caseIds: tests.map((test) => test.name), results, errors };
+}
+
+function resultOf(testCase: TestCase, file: string): ReportResult | undefined {
+  const outcome = testCase.result();
+  if (outcome.state === 'skipped' || outcome.state === 'pending') return undefined;
+  const suite = testCase.parent.type === 'suite' ? testCase.parent.name : '';
+  const meta = testCase.meta().gzBench;
+  if (meta) return { ...meta, suite, file };
+  // The test ended without a case result (the runner's own timeout, or a fault before the case ran):
+  // report it as failed with Vitest's error, so nothing that ran goes missing from the report.
+  const error = outcome.errors?.[0]?.message ?? 'the case ended without a result';
+  const checkResults: CheckResult[] = [];
+  return {
+    id: testCase.name,
+    suite,
+    file,
+    passed: false,
+    durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+    checkResults,
+    error,
+    failedStep: 'harness',
+  };
+}

@@ -1,0 +1,56 @@
+import { type CaseLocation, caseBudgetMs, type Suite } from '@gz-bench/core';
+import type { SuiteModuleData } from '../runtime/define-suite.js';
+import { type LineMapping, lineSourceMap, type SourceMap } from './source-map.js';
+
+/** What the load hook needs to turn a suite into a test module. */
+export interface GenerateModuleInput {
+  suite: Suite;
+  /** Absolute path of the suite file. */
+  file: string;
+  /** Text of the suite file, for the source map. */
+  source: string;
+  locations: CaseLocation[];
+  /** Import specifier of the worker runtime. */
+  runtimeId: string;
+  /** Overrides every case's timeout (seconds), as resolved from the options. */
+  timeoutOverride: number | undefined;
+}
+
+/**
+ * Generates a thin module: one literal `test()` per case so that static parsers (the VS Code
+ * extension, `vitest list --static-parse`) see every case. User strings only ever enter the code
+ * through JSON.stringify.
+ */
+export function generateSuiteModule(input: GenerateModuleInput): { code: string; map: SourceMap } {
+  const data: SuiteModuleData = { suite: input.suite, file: input.file, locations: input.locations };
+  const lines = [
+    `import { describe, test, defineSuite } from ${JSON.stringify(input.runtimeId)};`,
+    `const suite = defineSuite(${JSON.stringify(data)});`,
+    `describe(${JSON.stringify(input.suite.name)}, suite.describeOptions, () => {`,
+  ];
+  const mappings: LineMapping[] = [{ generatedLine: 3, sourceLine: 1, sourceColumn: 0 }];
+  input.suite.cases.forEach((testCase, index) => {
+    const timeout = caseBudgetMs(testCase, input.timeoutOverride);
+    lines.push(
+      `  test(${JSON.stringify(testCase.id)}, { timeout: ${timeout} }, (context) => suite.runCase(${index}, context));`,
+    );
+    const location = input.locations[index];
+    if (location) {
+      mappings.push({ generatedLine: lines.length, sourceLine: location.line, sourceColumn: location.column });
+    }
+  });
+  lines.push('});', '');
+  return { code: lines.join('\n'), map: lineSourceMap(input.file, input.source, mappings) };
+}
+
+/** Generates a module that fails its file with the suite's validation message, and nothing else. */
+export function generateInvalidSuiteModule(message: string): string {
+  return [
+    `const error = new Error(${JSON.stringify(message)});`,
+    `error.name = "SuiteError";`,
+    // A stack of the message alone: the user needs the file and path it names, not our frames.
+    `error.stack = ${JSON.stringify(`SuiteError: ${message}`)};`,
+    'throw error;',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,106 @@
+/// <reference types="vitest/config" />
+import { isAbsolute, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSuiteSync, locateCases, SuiteError } from '@gz-bench/core';
+import picomatch from 'picomatch';
+import type { Plugin } from 'vite';
+import type { Vitest } from 'vitest/node';
+import { type GzBenchOptions, PROVIDE_KEY, type ResolvedGzBenchOptions } from '../shared/options.js';
+import { generateInvalidSuiteModule, generateSuiteModule } from './generate-module.js';
+import { GZ_BENCH_REPORTER, GzBenchReporter, type GzBenchReporterOptions } from './reporter.js';
+import { resolveOptions } from './resolve-options.js';
+import { skipViteJsonFor } from './vite-json-compat.js';
+
+const RUNTIME_ID = fileURLToPath(new URL('../runtime/index.js', import.meta.url));
+
+/**
+ * The gz-bench Vitest plugin: every suite file matched by `include` becomes a test module with one
+ * test per case, and a reporter writes the gz-bench report.
+ *
+ * @example
+ * plugins: [gzBench({ cmd: 'my-agent --workdir {{dir}} "{{prompt}}"' })]
+ */
+export function gzBench(options: GzBenchOptions = {}): Plugin {
+  return createGzBenchPlugin(resolveOptions(options));
+}
+
+/** Extra wiring for callers that drive Vitest themselves (the CLI). */
+export interface PluginHooks {
+  /** Use this reporter instead of adding one. */
+  reporter?: GzBenchReporter;
+}
+
+/** Builds the plugin from options already resolved. */
+export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: PluginHooks = {}): Plugin {
+  let root = process.cwd();
+  let matches = picomatch(options.include, { dot: true });
+  const isSuite = (id: string) => {
+    const file = cleanId(id);
+    if (!isAbsolute(file) || !file.endsWith('.json')) return false;
+    const path = relative(root, file);
+    return !path.startsWith('..') && matches(path);
+  };
+
+  return {
+    name: 'gz-bench',
+    enforce: 'pre',
+    configResolved(config) {
+      root = config.root;
+      matches = picomatch(options.include, { dot: true });
+      skipViteJsonFor(config, isSuite);
+    },
+    load(id) {
+      if (!isSuite(id)) return null;
+      const file = cleanId(id);
+      this.addWatchFile(file);
+      try {
+        const { suite, source } = loadSuiteSync(file, { displayPath: relative(root, file) });
+        const { code, map } = generateSuiteModule({
+          suite,
+          file,
+          source,
+          locations: locateCases(source),
+          runtimeId: RUNTIME_ID,
+          timeoutOverride: options.timeout,
+        });
+        return { code, map, moduleType: 'js' };
+      } catch (error) {
+        if (!(error instanceof SuiteError)) throw error;
+        return { code: generateInvalidSuiteModule(error.message), moduleType: 'js' };
+      }
+    },
+    configureVitest({ project, vitest }) {
+      for (const glob of options.include) {
+        if (!project.config.include.includes(glob)) project.config.include.push(glob);
+      }
+      project.provide(PROVIDE_KEY, {
+        cmd: options.cmd,
+        timeout: options.timeout,
+        keep: options.keep,
+        concurrency: options.concurrency,
+      });
+      const reporter = addReporterOnce(vitest, hooks.reporter ?? new GzBenchReporter(reporterOptions(options)));
+      reporter.addSuiteMatcher(isSuite);
+    },
+  };
+}
+
+function reporterOptions(options: ResolvedGzBenchOptions): GzBenchReporterOptions {
+  return { report: options.report, table: options.table };
+}
+
+// configureVitest runs once per project; the run needs one reporter, which learns every project's suites.
+function addReporterOnce(vitest: Vitest, reporter: GzBenchReporter): GzBenchReporter {
+  const reporters = vitest.config.reporters as unknown[];
+  const present = reporters.find(
+    (entry): entry is GzBenchReporter => typeof entry === 'object' && entry !== null && GZ_BENCH_REPORTER in entry,
+  );
+  if (present) return present;
+  reporters.push(reporter);
+  return reporter;
+}
+
+function cleanId(id: string): string {
+  const query = id.indexOf('?');
+  return query === -1 ? id : id.slice(0, query);
+}

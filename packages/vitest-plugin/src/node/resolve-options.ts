@@ -1,0 +1,88 @@
+import type { GzBenchOptions, ResolvedGzBenchOptions } from '../shared/options.js';
+
+/** Raised for an option or `GZ_BENCH_*` variable that cannot be used; its message says which and why. */
+export class OptionsError extends Error {
+  readonly code = 'GZ_BENCH_INVALID_OPTION';
+  override name = 'OptionsError';
+}
+
+const DEFAULTS: ResolvedGzBenchOptions = {
+  cmd: undefined,
+  include: ['**/*.bench.json'],
+  timeout: undefined,
+  keep: false,
+  report: '.gz-bench/report.json',
+  concurrency: 1,
+  table: true,
+};
+
+/** Applies defaults, then `GZ_BENCH_*` overrides from `env`, and validates the result. Never mutates `options`. */
+export function resolveOptions(
+  options: GzBenchOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedGzBenchOptions {
+  const fromEnv = optionsFromEnv(env);
+  const merged = { ...DEFAULTS, ...withoutUndefined(options), ...fromEnv };
+  const include = typeof merged.include === 'string' ? [merged.include] : [...merged.include];
+  if (include.length === 0 || include.some((glob) => glob.trim() === '')) {
+    throw new OptionsError('gz-bench option "include" must name at least one non-empty glob');
+  }
+  if (merged.cmd !== undefined && merged.cmd.trim() === '') {
+    throw new OptionsError('gz-bench option "cmd" must be a non-empty command template');
+  }
+  if (merged.timeout !== undefined) positiveNumber('timeout', merged.timeout);
+  positiveInteger('concurrency', merged.concurrency);
+  if (merged.report === '') throw new OptionsError('gz-bench option "report" must be a path or false');
+  return { ...merged, include };
+}
+
+function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
+  const options: GzBenchOptions = {};
+  const value = (name: string) => {
+    const raw = env[name];
+    return raw === undefined || raw === '' ? undefined : raw;
+  };
+  const cmd = value('GZ_BENCH_CMD');
+  if (cmd !== undefined) options.cmd = cmd;
+  const include = value('GZ_BENCH_INCLUDE');
+  if (include !== undefined) options.include = include.split(',').map((glob) => glob.trim());
+  const timeout = value('GZ_BENCH_TIMEOUT');
+  if (timeout !== undefined) options.timeout = parseNumber('GZ_BENCH_TIMEOUT', timeout);
+  const keep = value('GZ_BENCH_KEEP');
+  if (keep !== undefined) options.keep = parseBoolean('GZ_BENCH_KEEP', keep);
+  const report = value('GZ_BENCH_REPORT');
+  if (report !== undefined) options.report = /^(false|0|off|no)$/i.test(report) ? false : report;
+  const concurrency = value('GZ_BENCH_CONCURRENCY');
+  if (concurrency !== undefined) options.concurrency = parseNumber('GZ_BENCH_CONCURRENCY', concurrency);
+  const table = value('GZ_BENCH_TABLE');
+  if (table !== undefined) options.table = parseBoolean('GZ_BENCH_TABLE', table);
+  return options;
+}
+
+function withoutUndefined<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function parseNumber(name: string, raw: string): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value)) throw new OptionsError(`${name} must be a number, got "${raw}"`);
+  return value;
+}
+
+function parseBoolean(name: string, raw: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new OptionsError(`${name} must be true or false, got "${raw}"`);
+}
+
+function positiveNumber(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new OptionsError(`gz-bench option "${name}" must be a positive number of seconds, got ${String(value)}`);
+  }
+}
+
+function positiveInteger(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new OptionsError(`gz-bench option "${name}" must be a positive integer, got ${String(value)}`);
+  }
+}

@@ -1,0 +1,83 @@
+import { type CaseLocation, type CaseResult, runCase, type Suite } from '@gz-bench/core';
+import { inject, type TestContext } from 'vitest';
+import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
+import { createLimit } from './limit.js';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** The case's result, read by the gz-bench reporter; it survives blob shards and --merge-reports. */
+    gzBench?: CaseResult;
+    /** Set when a gz-bench case starts, so the reporter tells its tests from the project's other tests. */
+    gzBenchSuite?: string;
+  }
+}
+
+/** The data a generated suite module passes to the runtime. */
+export interface SuiteModuleData {
+  suite: Suite;
+  /** Absolute path of the suite file. */
+  file: string;
+  /** Where each case starts in the suite file. */
+  locations: CaseLocation[];
+}
+
+/** What a generated suite module calls: options for its describe block and the body of each case's test. */
+export interface DefinedSuite {
+  describeOptions: { concurrent: true } | { sequential: true };
+  runCase(index: number, context: TestContext): Promise<void>;
+}
+
+/** Binds a suite's data to the run options provided by the plugin. */
+export function defineSuite(data: SuiteModuleData): DefinedSuite {
+  const options = inject(PROVIDE_KEY) as WorkerOptions | undefined;
+  const concurrency = options?.concurrency ?? 1;
+  const limit = createLimit(concurrency);
+  return {
+    describeOptions: concurrency > 1 ? { concurrent: true } : { sequential: true },
+    async runCase(index, context) {
+      const testCase = data.suite.cases[index];
+      if (!testCase) throw new Error(`gz-bench: suite "${data.suite.name}" has no case ${index}`);
+      context.task.meta.gzBenchSuite = data.suite.name;
+      if (!options?.cmd) {
+        throw caseFailure(
+          'no agent command: set `cmd` in gzBench({ cmd }) or the GZ_BENCH_CMD environment variable',
+          data,
+          index,
+        );
+      }
+      const cmd = options.cmd;
+      const result = await limit(() => {
+        const signal = attemptSignal(context.signal);
+        return runCase(testCase, {
+          cmd,
+          keep: options.keep,
+          signal,
+          ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
+        });
+      });
+      context.task.meta.gzBench = result;
+      if (!result.passed) throw caseFailure(result.error ?? 'case failed', data, index);
+    },
+  };
+}
+
+/**
+ * A signal for this attempt only. Vitest 4.1 hands a retry the signal its timed-out attempt already
+ * aborted; an aborted signal at the start of an attempt is stale, so only a later abort counts.
+ */
+function attemptSignal(testSignal: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  if (!testSignal.aborted)
+    testSignal.addEventListener('abort', () => controller.abort(testSignal.reason), { once: true });
+  return controller.signal;
+}
+
+/** An error whose only frame is the case in the suite file, so Vitest shows the case's JSON as the code frame. */
+function caseFailure(message: string, data: SuiteModuleData, index: number): Error {
+  const error = new Error(message);
+  error.name = 'CaseFailure';
+  const location = data.locations[index];
+  const frame = location ? `\n    at ${data.file}:${location.line}:${location.column + 1}` : '';
+  error.stack = `CaseFailure: ${message}${frame}`;
+  return error;
+}
