@@ -1,4 +1,6 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { assertValidTemplate, loadSuite, type Report } from '@gz-bench/core';
 import { escapePath } from 'tinyglobby';
 import { createVitest } from 'vitest/node';
@@ -66,28 +68,34 @@ async function runVitest(
   reporter: GzBenchReporter,
   json: boolean,
 ): Promise<boolean> {
-  const vitest = await createVitest(
-    'test',
-    {
-      config: false,
-      root,
-      include: options.include,
-      exclude: [],
-      watch: false,
-      passWithNoTests: true,
-      reporters: ['default'],
-    },
-    { plugins: [createGzBenchPlugin(options, { reporter })], cacheDir: resolve(root, 'node_modules/.vite') },
-    // With --json, stdout carries the report alone: Vitest's progress goes to stderr.
-    json ? { stdout: process.stderr, stderr: process.stderr } : {},
-  );
-  const stop = onInterrupt(() => vitest.cancelCurrentRun('keyboard-input'));
+  // Vite and Vitest keep caches under the root's node_modules; the CLI leaves the user's directory as it found it.
+  const cacheDir = await mkdtemp(join(tmpdir(), 'gz-bench-cache-'));
   try {
-    await vitest.start();
-    return vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0;
+    const vitest = await createVitest(
+      'test',
+      {
+        config: false,
+        root,
+        include: options.include,
+        exclude: [],
+        watch: false,
+        passWithNoTests: true,
+        reporters: ['default'],
+      },
+      { plugins: [createGzBenchPlugin(options, { reporter })], cacheDir },
+      // With --json, stdout carries the report alone: Vitest's progress goes to stderr.
+      json ? { stdout: process.stderr, stderr: process.stderr } : {},
+    );
+    const stop = onInterrupt(() => vitest.cancelCurrentRun('keyboard-input'));
+    try {
+      await vitest.start();
+      return vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0;
+    } finally {
+      stop();
+      await vitest.close();
+    }
   } finally {
-    stop();
-    await vitest.close();
+    await rm(cacheDir, { recursive: true, force: true });
   }
 }
 

@@ -1,0 +1,42 @@
+import { execa, type Result } from 'execa';
+import { CLI_BIN, VITEST_BIN } from './paths.js';
+
+/** How a test runs the CLI or Vitest. */
+export interface RunOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** This process's environment without the variables of the Vitest that runs these tests, which would confuse a nested one. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(VITEST|GZ_BENCH_)/.test(name)) env[name] = value;
+  }
+  return { NO_COLOR: '1', ...env, ...extra };
+}
+
+/** Runs the gz-bench CLI as a user would; never throws for a nonzero exit. */
+export function runCli(args: string[], options: RunOptions): Promise<Result> {
+  return execa(CLI_BIN, args, {
+    cwd: options.cwd,
+    env: cleanEnv(options.env),
+    extendEnv: false,
+    reject: false,
+    timeout: options.timeoutMs ?? 60_000,
+    stdin: 'ignore',
+  });
+}
+
+/** Runs `vitest <args>` in a project as a user would; never throws for a nonzero exit. */
+export function runVitest(args: string[], options: RunOptions): Promise<Result> {
+  return execa(process.execPath, [VITEST_BIN, ...args], {
+    cwd: options.cwd,
+    env: cleanEnv({ CI: 'true', ...options.env }),
+    extendEnv: false,
+    reject: false,
+    timeout: options.timeoutMs ?? 60_000,
+    stdin: 'ignore',
+  });
+}
