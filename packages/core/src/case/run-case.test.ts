@@ -1,0 +1,155 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Case } from '../suite/schema.js';
+import { agentBaseEnv } from './agent-env.js';
+import { caseBudgetMs, caseTimeoutSec, runCase } from './run-case.js';
+
+let outside: string;
+beforeEach(async () => {
+  outside = await mkdtemp(join(tmpdir(), 'gz-bench-run-case-'));
+});
+afterEach(async () => {
+  await rm(outside, { recursive: true, force: true });
+});
+
+const base = (overrides: Partial<Case>): Case => ({ id: 'c', prompt: 'do it', checks: [], ...overrides });
+
+describe('runCase', () => {
+  it('runs setup, then the agent in the workspace, then the checks, and removes the workspace', async () => {
+    const result = await runCase(
+      base({
+        setup: ['echo from-setup > setup.txt'],
+        checks: [
+          { kind: 'fileContains', path: 'setup.txt', text: 'from-setup' },
+          { kind: 'fileContains', path: 'agent.txt', text: 'do it' },
+          { kind: 'outputMatches', pattern: '^agent says hi$', flags: 'm' },
+        ],
+      }),
+      { cmd: `printf '%s' "{{prompt}}" > agent.txt; echo agent says hi; pwd > '${outside}/cwd'` },
+    );
+    expect(result).toMatchObject({ id: 'c', passed: true, checkResults: [{ passed: true }, { passed: true }, { passed: true }] });
+    expect(result.error).toBeUndefined();
+    expect(result.agent).toMatchObject({ exitCode: 0, timedOut: false, outputTail: 'agent says hi\n' });
+    const workspace = (await readFile(join(outside, 'cwd'), 'utf8')).trim();
+    expect(basename(workspace)).toMatch(/^gz-bench-/);
+    expect(existsSync(workspace)).toBe(false);
+  });
+
+  it('gives the agent the prompt and workspace in GZ_BENCH_PROMPT and GZ_BENCH_DIR, and no harness variables', async () => {
+    const result = await runCase(base({ prompt: 'p "q" $(r)' }), {
+      cmd: `env > '${outside}/env'; [ "$GZ_BENCH_DIR" = "$(pwd)" ] && [ "$GZ_BENCH_DIR" = {{dir}} ]`,
+      env: agentBaseEnv({ PATH: process.env.PATH, VITEST_POOL_ID: '1', GZ_BENCH_CMD: 'x', KEEP_ME: 'yes' }),
+    });
+    expect(result.agent?.exitCode).toBe(0);
+    const env = await readFile(join(outside, 'env'), 'utf8');
+    expect(env).toContain('GZ_BENCH_PROMPT=p "q" $(r)\n');
+    expect(env).toContain('KEEP_ME=yes');
+    expect(env).not.toContain('VITEST_POOL_ID');
+    expect(env).not.toContain('GZ_BENCH_CMD');
+  });
+
+  it('records the agent exit code without asserting it', async () => {
+    const result = await runCase(base({}), { cmd: 'exit 7' });
+    expect(result).toMatchObject({ passed: true, agent: { exitCode: 7 } });
+  });
+
+  it('fails at the first failing setup command, running neither the rest nor the agent', async () => {
+    const result = await runCase(
+      base({
+        setup: ['true', 'exit 3', `touch '${outside}/later-setup'`],
+        checks: [{ kind: 'fileExists', path: 'x' }],
+      }),
+      { cmd: `touch '${outside}/agent-ran'` },
+    );
+    expect(result).toMatchObject({
+      passed: false,
+      failedStep: 'setup',
+      error: 'setup command 2 exited with 3: exit 3',
+      checkResults: [{ kind: 'fileExists', path: 'x', passed: false, skipped: true }],
+    });
+    expect(result.agent).toBeUndefined();
+    expect(existsSync(join(outside, 'later-setup'))).toBe(false);
+    expect(existsSync(join(outside, 'agent-ran'))).toBe(false);
+  });
+
+  it('fails a case whose agent times out, skipping its checks', async () => {
+    const result = await runCase(base({ timeoutSec: 0.3, checks: [{ kind: 'fileExists', path: 'x' }] }), {
+      cmd: 'sleep 30',
+      killGraceMs: 200,
+    });
+    expect(result).toMatchObject({
+      passed: false,
+      failedStep: 'agent',
+      error: 'agent command timed out after 0.3s',
+      agent: { timedOut: true },
+      checkResults: [{ skipped: true }],
+    });
+  });
+
+  it('lets the timeout option override the case timeout', async () => {
+    const result = await runCase(base({ timeoutSec: 60 }), { cmd: 'sleep 30', timeoutSec: 0.2, killGraceMs: 100 });
+    expect(result.error).toBe('agent command timed out after 0.2s');
+  });
+
+  it('stops checks at the first failure and reports the rest as skipped', async () => {
+    const result = await runCase(
+      base({
+        checks: [
+          { kind: 'fileExists', path: 'a.txt' },
+          { kind: 'fileExists', path: 'world.txt' },
+          { kind: 'command', run: `touch '${outside}/check-ran'` },
+        ],
+      }),
+      { cmd: 'touch a.txt' },
+    );
+    expect(result.error).toBe('file does not exist: world.txt');
+    expect(result.failedStep).toBe('check');
+    expect(result.checkResults.map((check) => [check.passed, check.skipped])).toEqual([
+      [true, undefined],
+      [false, undefined],
+      [false, true],
+    ]);
+    expect(existsSync(join(outside, 'check-ran'))).toBe(false);
+  });
+
+  it('keeps the workspace when asked, and reports its path', async () => {
+    const result = await runCase(base({}), { cmd: 'echo kept > file.txt', keep: true });
+    expect(result.workspace).toBeDefined();
+    const workspace = result.workspace as string;
+    try {
+      expect(await readFile(join(workspace, 'file.txt'), 'utf8')).toBe('kept\n');
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
+
+  it('ends the agent when the signal aborts, and says the run was interrupted', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const result = await runCase(base({}), { cmd: 'sleep 30', signal: controller.signal, killGraceMs: 100 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result).toMatchObject({ passed: false, failedStep: 'harness', error: 'agent command was interrupted' });
+  });
+
+  it('rejects a template with an unknown placeholder before creating anything', async () => {
+    await expect(runCase(base({}), { cmd: 'agent {{promt}}' })).rejects.toThrow('unknown placeholder {{promt}}');
+  });
+});
+
+describe('case limits', () => {
+  it('uses the override, then the case timeout, then the default of 120 s', () => {
+    expect(caseTimeoutSec(base({ timeoutSec: 5 }), 2)).toBe(2);
+    expect(caseTimeoutSec(base({ timeoutSec: 5 }))).toBe(5);
+    expect(caseTimeoutSec(base({}))).toBe(120);
+  });
+
+  it('budgets every command of a case, so the runner timeout never fires first', () => {
+    const testCase = base({ timeoutSec: 10, setup: ['a', 'b'], checks: [{ kind: 'command', run: 'c' }] });
+    // Two setup commands, the agent and one command check, each with its timeout and kill grace.
+    expect(caseBudgetMs(testCase)).toBeGreaterThanOrEqual(4 * (10_000 + 2000));
+  });
+});

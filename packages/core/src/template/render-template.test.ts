@@ -1,0 +1,82 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { assertValidTemplate, DIR_ENV, PROMPT_ENV, renderTemplate, TemplateError } from './render-template.js';
+
+// Runs the rendered template in a real shell with a node one-liner as the "agent", which prints its argv as JSON.
+function argvOf(template: string, prompt: string, dir = '/tmp/work space'): string[] {
+  const agent = `'${process.execPath}' -e 'process.stdout.write(JSON.stringify(process.argv.slice(1)))' --`;
+  const command = renderTemplate(template.replaceAll('AGENT', agent));
+  const stdout = execFileSync('/bin/sh', ['-c', command], {
+    env: { PATH: process.env.PATH ?? '', [PROMPT_ENV]: prompt, [DIR_ENV]: dir },
+    encoding: 'utf8',
+  });
+  return JSON.parse(stdout) as string[];
+}
+
+const HOSTILE_PROMPTS = [
+  'plain words',
+  `it's "quoted" both 'ways'`,
+  '$(touch pwned) and `touch pwned2`; rm -rf / && echo $HOME',
+  'line one\nline two\n\n',
+  'ends with a backslash \\',
+  'bang! star * ? [a-z] ~ # {a,b} %s',
+  "'\"'\"'",
+  '{{prompt}} {{dir}}',
+  ' leading and trailing spaces ',
+  '--flag-looking',
+  'tab\there, unicode ✓ and \u2028 separators',
+];
+
+describe('renderTemplate', () => {
+  describe.each([
+    ['bare', 'AGENT {{prompt}}'],
+    ['double-quoted', 'AGENT "{{prompt}}"'],
+    ['single-quoted', "AGENT '{{prompt}}'"],
+  ])('with a %s placeholder', (_, template) => {
+    it.each(HOSTILE_PROMPTS)('passes %j as exactly one argument', (prompt) => {
+      expect(argvOf(template, prompt)).toEqual([prompt]);
+    });
+  });
+
+  it('replaces every occurrence', () => {
+    expect(argvOf('AGENT {{prompt}} "{{prompt}}" \'{{prompt}}\'', 'a b')).toEqual(['a b', 'a b', 'a b']);
+  });
+
+  it('keeps text around a placeholder inside quotes', () => {
+    expect(argvOf('AGENT "task: {{prompt}}!" --prompt={{prompt}}', 'x y')).toEqual(['task: x y!', '--prompt=x y']);
+    expect(argvOf("AGENT 'in {{dir}}: {{prompt}}'", 'p q', '/w s')).toEqual(['in /w s: p q']);
+  });
+
+  it('passes the workspace path for {{dir}}', () => {
+    expect(argvOf('AGENT --workdir {{dir}} "{{prompt}}"', 'p', '/tmp/a b/$(x)')).toEqual([
+      '--workdir',
+      '/tmp/a b/$(x)',
+      'p',
+    ]);
+  });
+
+  it('tracks quotes, so a quote escaped by a backslash does not open a quoted span', () => {
+    expect(argvOf(`AGENT \\' {{prompt}} "\\" {{prompt}}"`, 'p q')).toEqual(["'", 'p q', '" p q']);
+  });
+
+  it('never puts the values themselves into the command line', () => {
+    const command = renderTemplate('agent "{{prompt}}" {{dir}}');
+    expect(command).toBe('agent "${GZ_BENCH_PROMPT}" "${GZ_BENCH_DIR}"');
+  });
+});
+
+describe('assertValidTemplate', () => {
+  it('accepts the known placeholders and templates without any', () => {
+    expect(() => assertValidTemplate('agent {{dir}} "{{prompt}}"')).not.toThrow();
+    expect(() => assertValidTemplate('echo done')).not.toThrow();
+  });
+
+  it.each([
+    ['agent {{promt}}', 'unknown placeholder {{promt}} in the command template; use {{prompt}} or {{dir}}'],
+    ['agent {{ prompt }}', 'unknown placeholder {{ prompt }} in the command template; use {{prompt}} or {{dir}}'],
+    ['agent {{constructor}}', 'unknown placeholder {{constructor}} in the command template; use {{prompt}} or {{dir}}'],
+    ['   ', 'the command template is empty'],
+  ])('rejects %j', (template, message) => {
+    expect(() => assertValidTemplate(template)).toThrow(new TemplateError(message));
+  });
+});

@@ -1,0 +1,101 @@
+import { caseBudgetMs, locateCases, parseSuiteSource } from '@gz-bench/core';
+import { describe, expect, it } from 'vitest';
+import { generateInvalidSuiteModule, generateSuiteModule } from './generate-module.js';
+
+const source = `{
+  "name": "demo \\"suite\\"",
+  "cases": [
+    { "id": "write-hello", "prompt": "Create hello.txt", "checks": [] },
+    {
+      "id": "evil\\");process.exit(1);//",
+      "prompt": "x",
+      "timeoutSec": 5,
+      "checks": [{ "kind": "command", "run": "true" }]
+    }
+  ]
+}
+`;
+
+function generate() {
+  const suite = parseSuiteSource(source);
+  return generateSuiteModule({
+    suite,
+    file: '/project/bench/demo.bench.json',
+    source,
+    locations: locateCases(source),
+    runtimeId: '/pkg/dist/runtime/index.js',
+    timeoutOverride: undefined,
+  });
+}
+
+describe('generateSuiteModule', () => {
+  it('emits one literal test() per case, with user strings only as JSON literals', () => {
+    const { code } = generate();
+    const suite = parseSuiteSource(source);
+    expect(code.split('\n')).toEqual([
+      'import { describe, test, defineSuite } from "/pkg/dist/runtime/index.js";',
+      expect.stringMatching(/^const suite = defineSuite\(\{"suite":.*\}\);$/),
+      'describe("demo \\"suite\\"", suite.describeOptions, () => {',
+      `  test("write-hello", { timeout: ${caseBudgetMs(suite.cases[0] as never)} }, (context) => suite.runCase(0, context));`,
+      `  test("evil\\");process.exit(1);//", { timeout: ${caseBudgetMs(suite.cases[1] as never)} }, (context) => suite.runCase(1, context));`,
+      '});',
+      '',
+    ]);
+  });
+
+  it('passes the suite data through unchanged', () => {
+    const { code } = generate();
+    const json = code.split('\n')[1]?.replace(/^const suite = defineSuite\(/, '').replace(/\);$/, '') ?? '';
+    expect(JSON.parse(json)).toEqual({
+      suite: parseSuiteSource(source),
+      file: '/project/bench/demo.bench.json',
+      locations: locateCases(source),
+    });
+  });
+
+  it('maps each test() line to its case in the suite file', () => {
+    const { map } = generate();
+    expect(map.sources).toEqual(['/project/bench/demo.bench.json']);
+    expect(map.sourcesContent).toEqual([source]);
+    // Generated lines 1-2 unmapped; line 3 (describe) to the file start; lines 4-5 to lines 4 and 5 of the JSON.
+    expect(decodeLines(map.mappings)).toEqual([null, null, [0, 0], [3, 4], [4, 4]]);
+  });
+});
+
+describe('generateInvalidSuiteModule', () => {
+  it('throws the validation message and nothing else', async () => {
+    const message = 'bench/x.bench.json: invalid suite at cases[0].id: duplicate case id "a"';
+    const code = generateInvalidSuiteModule(message);
+    const error = await import(`data:text/javascript,${encodeURIComponent(code)}`).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe(message);
+    expect((error as Error).stack).toBe(`SuiteError: ${message}`);
+  });
+});
+
+// Decodes "first segment of each line" into absolute [sourceLine, sourceColumn] pairs (0-based).
+function decodeLines(mappings: string): Array<[number, number] | null> {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  let line = 0;
+  let column = 0;
+  return mappings.split(';').map((segment) => {
+    if (segment === '') return null;
+    const values: number[] = [];
+    let value = 0;
+    let shift = 0;
+    for (const char of segment) {
+      const digit = alphabet.indexOf(char);
+      value += (digit & 31) << shift;
+      if (digit & 32) {
+        shift += 5;
+      } else {
+        values.push(value & 1 ? -(value >> 1) : value >> 1);
+        value = 0;
+        shift = 0;
+      }
+    }
+    line += values[2] ?? 0;
+    column += values[3] ?? 0;
+    return [line, column];
+  });
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { OptionsError, resolveOptions } from './resolve-options.js';
+
+describe('resolveOptions', () => {
+  it('applies every default', () => {
+    expect(resolveOptions({}, {})).toEqual({
+      cmd: undefined,
+      include: ['**/*.bench.json'],
+      timeout: undefined,
+      keep: false,
+      report: '.gz-bench/report.json',
+      concurrency: 1,
+      table: true,
+    });
+  });
+
+  it('lets GZ_BENCH_* variables override the plugin options', () => {
+    const resolved = resolveOptions(
+      { cmd: 'from-config', timeout: 5, keep: false, report: 'a.json', concurrency: 2, include: 'x/*.json' },
+      {
+        GZ_BENCH_CMD: 'from-env {{prompt}}',
+        GZ_BENCH_TIMEOUT: '1.5',
+        GZ_BENCH_KEEP: 'true',
+        GZ_BENCH_REPORT: 'off',
+        GZ_BENCH_CONCURRENCY: '4',
+        GZ_BENCH_INCLUDE: 'a/*.json, b/*.json',
+        GZ_BENCH_TABLE: '0',
+      },
+    );
+    expect(resolved).toEqual({
+      cmd: 'from-env {{prompt}}',
+      include: ['a/*.json', 'b/*.json'],
+      timeout: 1.5,
+      keep: true,
+      report: false,
+      concurrency: 4,
+      table: false,
+    });
+  });
+
+  it('treats empty variables and undefined options as unset', () => {
+    expect(resolveOptions({ cmd: 'c', keep: undefined }, { GZ_BENCH_CMD: '' })).toMatchObject({ cmd: 'c', keep: false });
+  });
+
+  it('does not mutate the options it is given', () => {
+    const options = Object.freeze({ include: Object.freeze(['a.json']) as unknown as string[] });
+    expect(resolveOptions(options, {}).include).toEqual(['a.json']);
+  });
+
+  it.each([
+    [{ timeout: 0 }, {}, 'gz-bench option "timeout" must be a positive number of seconds, got 0'],
+    [{ concurrency: 1.5 }, {}, 'gz-bench option "concurrency" must be a positive integer, got 1.5'],
+    [{ include: [] }, {}, 'gz-bench option "include" must name at least one non-empty glob'],
+    [{ cmd: '  ' }, {}, 'gz-bench option "cmd" must be a non-empty command template'],
+    [{}, { GZ_BENCH_TIMEOUT: 'abc' }, 'GZ_BENCH_TIMEOUT must be a number, got "abc"'],
+    [{}, { GZ_BENCH_KEEP: 'maybe' }, 'GZ_BENCH_KEEP must be true or false, got "maybe"'],
+    [{}, { GZ_BENCH_CONCURRENCY: '0' }, 'gz-bench option "concurrency" must be a positive integer, got 0'],
+  ])('rejects %j with env %j', (options, env, message) => {
+    expect(() => resolveOptions(options, env)).toThrow(new OptionsError(message));
+  });
+});
