@@ -30,7 +30,11 @@ describe('runCase', () => {
       }),
       { cmd: `printf '%s' "{{prompt}}" > agent.txt; echo agent says hi; pwd > '${outside}/cwd'` },
     );
-    expect(result).toMatchObject({ id: 'c', passed: true, checkResults: [{ passed: true }, { passed: true }, { passed: true }] });
+    expect(result).toMatchObject({
+      id: 'c',
+      passed: true,
+      checkResults: [{ passed: true }, { passed: true }, { passed: true }],
+    });
     expect(result.error).toBeUndefined();
     expect(result.agent).toMatchObject({ exitCode: 0, timedOut: false, outputTail: 'agent says hi\n' });
     const workspace = (await readFile(join(outside, 'cwd'), 'utf8')).trim();

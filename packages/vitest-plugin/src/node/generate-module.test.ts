@@ -45,7 +45,11 @@ describe('generateSuiteModule', () => {
 
   it('passes the suite data through unchanged', () => {
     const { code } = generate();
-    const json = code.split('\n')[1]?.replace(/^const suite = defineSuite\(/, '').replace(/\);$/, '') ?? '';
+    const json =
+      code
+        .split('\n')[1]
+        ?.replace(/^const suite = defineSuite\(/, '')
+        .replace(/\);$/, '') ?? '';
     expect(JSON.parse(json)).toEqual({
       suite: parseSuiteSource(source),
       file: '/project/bench/demo.bench.json',

@@ -39,7 +39,10 @@ describe('resolveOptions', () => {
   });
 
   it('treats empty variables and undefined options as unset', () => {
-    expect(resolveOptions({ cmd: 'c', keep: undefined }, { GZ_BENCH_CMD: '' })).toMatchObject({ cmd: 'c', keep: false });
+    expect(resolveOptions({ cmd: 'c', keep: undefined }, { GZ_BENCH_CMD: '' })).toMatchObject({
+      cmd: 'c',
+      keep: false,
+    });
   });
 
   it('does not mutate the options it is given', () => {
