@@ -61,6 +61,7 @@ describe('renderTemplate', () => {
 
   it('never puts the values themselves into the command line', () => {
     const command = renderTemplate('agent "{{prompt}}" {{dir}}');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected text is shell syntax, not a JS template.
     expect(command).toBe('agent "${GZ_BENCH_PROMPT}" "${GZ_BENCH_DIR}"');
   });
 });
