@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
+import { trackProcessGroup } from './live-groups.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, OutputBuffer } from './output-buffer.js';
 import type { ProcessResult, RunProcessOptions } from './types.js';
 
@@ -70,6 +71,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   // A successful spawn always has a pid; it doubles as the process group id.
   const groupId = child.pid as number;
 
+  const untrack = trackProcessGroup(groupId);
   const terminator = new GroupTerminator(groupId, settings.killGraceMs);
   const timer =
     Number.isFinite(settings.timeoutMs) && settings.timeoutMs <= MAX_TIMER_MS
@@ -90,6 +92,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
 
   // Whatever the shell left behind (`sleep 100 &`, a tree still in its grace period) ends now.
   await terminator.finish();
+  untrack();
   await settleWithin(streamsClosed, STREAM_DRAIN_MS);
   for (const stream of streams) stream.destroy();
 
