@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { assertValidTemplate, loadSuite, type Report } from '@gz-bench/core';
+import { assertValidTemplate, loadSuite, type Report, renderJson } from '@gz-bench/core';
 import { escapePath } from 'tinyglobby';
 import { createVitest } from 'vitest/node';
 import { createGzBenchPlugin } from '../node/plugin.js';
@@ -55,8 +55,13 @@ export async function runCommand(args: string[]): Promise<number> {
     if (failedToRun && !report) return EXIT.failed;
   }
   report ??= { summary: { total: 0, passed: 0, failed: 0 }, results: [] };
-  if (json) await writeOut(`${JSON.stringify(report, null, 2)}\n`);
-  else if (runnable.length === 0) await writeOut('no cases ran\n');
+  if (json) {
+    await writeOut(renderJson(report));
+    // The table lists kept workspaces; with --json, stderr does, so stdout stays one document.
+    for (const result of report.results) {
+      if (result.workspace !== undefined) process.stderr.write(`kept workspace ${result.id}: ${result.workspace}\n`);
+    }
+  } else if (runnable.length === 0) await writeOut('no cases ran\n');
   const failed = report.summary.failed > 0 || (report.errors?.length ?? 0) > 0;
   return failed ? EXIT.failed : EXIT.passed;
 }

@@ -1,7 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { buildReport, type Report, type ReportResult, renderJson, renderTable } from '@gz-bench/core';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import {
+  buildReport,
+  type Report,
+  type ReportResult,
+  renderJson,
+  renderProgressLine,
+  renderTable,
+} from '@gz-bench/core';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { collectModuleResults, type ModuleResults } from './collect-results.js';
 import { packageVersion } from './package-version.js';
 
@@ -40,6 +47,16 @@ export class GzBenchReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    // Vitest's live display shows running tests on a terminal; in CI logs, where it prints whole files
+    // only, a line per finished case shows progress through long agent runs.
+    if (!this.options.table || process.stdout.isTTY || !this.vitest) return;
+    const result = testCase.meta().gzBench;
+    if (!result) return;
+    const suite = testCase.parent.type === 'suite' ? testCase.parent.name : '';
+    this.vitest.logger.log(renderProgressLine({ ...result, suite, file: testCase.module.relativeModuleId }));
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
