@@ -156,4 +156,9 @@ describe('case limits', () => {
     // Two setup commands, the agent and one command check, each with its timeout and kill grace.
     expect(caseBudgetMs(testCase)).toBeGreaterThanOrEqual(4 * (10_000 + 2000));
   });
+
+  it('never exceeds the longest delay a timer can wait, which would make it fire at once', () => {
+    const testCase = base({ timeoutSec: 86_400, setup: Array.from({ length: 30 }, () => 'true') });
+    expect(caseBudgetMs(testCase)).toBe(2 ** 31 - 1);
+  });
 });

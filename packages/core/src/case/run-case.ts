@@ -5,6 +5,10 @@ import { DEFAULT_KILL_GRACE_MS, outputTail, runProcess } from '../process/run-pr
 import type { ProcessResult } from '../process/types.js';
 import type { AgentRun, CaseResult, FailedStep } from '../report/model.js';
 import { type Case, DEFAULT_TIMEOUT_SEC } from '../suite/schema.js';
+
+/** The longest delay a Node.js timer can wait. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 import { DIR_ENV, PROMPT_ENV, renderTemplate } from '../template/render-template.js';
 import { createWorkspace, removeWorkspace } from '../workspace/workspace.js';
 import { agentBaseEnv } from './agent-env.js';
@@ -40,7 +44,8 @@ export function caseTimeoutSec(testCase: Case, override?: number): number {
 export function caseBudgetMs(testCase: Case, override?: number): number {
   const commands = (testCase.setup?.length ?? 0) + 1 + testCase.checks.filter((c) => c.kind === 'command').length;
   const perCommandMs = caseTimeoutSec(testCase, override) * 1000 + DEFAULT_KILL_GRACE_MS + 1000;
-  return commands * perCommandMs + 30_000;
+  // Timers fire at once beyond 2^31-1 ms, which would fail the case immediately instead of never.
+  return Math.min(commands * perCommandMs + 30_000, MAX_TIMER_MS);
 }
 
 /**

@@ -3,6 +3,9 @@ import { z } from 'zod';
 /** Default per-case timeout, in seconds, when a case sets no `timeoutSec`. */
 export const DEFAULT_TIMEOUT_SEC = 120;
 
+/** The longest timeout, in seconds, a case or a run may set: one day. */
+export const MAX_TIMEOUT_SEC = 86_400;
+
 const nonEmpty = z.string().min(1, 'must be a non-empty string');
 
 /**
@@ -121,7 +124,7 @@ export const CaseSchema = z
     timeoutSec: z
       .number()
       .positive('must be a positive number of seconds')
-      .max(86_400, 'must be at most 86400 seconds')
+      .max(MAX_TIMEOUT_SEC, `must be at most ${MAX_TIMEOUT_SEC} seconds`)
       .optional()
       .describe(`Bounds the agent command, each setup command and each command check. @default ${DEFAULT_TIMEOUT_SEC}`),
   })

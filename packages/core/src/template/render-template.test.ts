@@ -59,6 +59,28 @@ describe('renderTemplate', () => {
     expect(argvOf(`AGENT \\' {{prompt}} "\\" {{prompt}}"`, 'p q')).toEqual(["'", 'p q', '" p q']);
   });
 
+  describe.each([
+    ['bare', '{{prompt}}'],
+    ['double-quoted', '"{{prompt}}"'],
+    ['single-quoted', "'{{prompt}}'"],
+  ])('with a %s placeholder inside a command substitution', (_, placeholder) => {
+    it.each([
+      ['"$(…)"', `AGENT "$(printf '%s' ${placeholder})"`],
+      ['$(…)', `AGENT "$(printf '%s' ${placeholder})"`],
+      ['nested $( $(…) )', `AGENT "$(printf '%s' "$(printf '%s' ${placeholder})")"`],
+      ['backticks', `AGENT "\`printf '%s' ${placeholder}\`"`],
+      ['parentheses inside $(…)', `AGENT "$( (printf '%s' ${placeholder}) )"`],
+    ])('in %s', (_, template) => {
+      // Command substitution strips trailing newlines, so the prompt here has none.
+      const prompt = `two  spaces * star 'q' "d" $(x) \\`;
+      expect(argvOf(template, prompt)).toEqual([prompt]);
+    });
+  });
+
+  it('returns to the outer quoting after a command substitution', () => {
+    expect(argvOf(`AGENT "$(echo a) {{prompt}}" '{{prompt}}' {{prompt}}`, 'p q')).toEqual(['a p q', 'p q', 'p q']);
+  });
+
   it('never puts the values themselves into the command line', () => {
     const command = renderTemplate('agent "{{prompt}}" {{dir}}');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected text is shell syntax, not a JS template.

@@ -24,45 +24,76 @@ export function assertValidTemplate(template: string): void {
 
 type Quoting = 'none' | 'single' | 'double';
 
+/** A quoting context: the top level, or a command substitution (`$(…)`, backticks) that starts a fresh one. */
+interface Context {
+  quoting: Quoting;
+  kind: 'top' | 'parens' | 'backticks';
+  /** Unmatched `(` inside a `$(…)` context, so only its own `)` closes it. */
+  depth: number;
+}
+
 /**
  * Turns a command template into a shell command line in which `{{prompt}}` and `{{dir}}` are
  * references to environment variables, never the values themselves.
  *
  * The values reach the shell through `PROMPT_ENV` and `DIR_ENV`, so nothing in a prompt is ever
- * parsed as shell syntax. Each reference is written for the quoting it stands in, so that
+ * parsed as shell syntax. Each reference is written for the quoting it stands in — bare, double or
+ * single quotes, also inside `$(…)` and backticks, which open quoting contexts of their own — so that
  * `{{prompt}}`, `"{{prompt}}"` and `'{{prompt}}'` all pass the prompt as exactly one argument.
  */
 export function renderTemplate(template: string): string {
   assertValidTemplate(template);
   let out = '';
-  let quoting: Quoting = 'none';
+  const stack: Context[] = [{ quoting: 'none', kind: 'top', depth: 0 }];
   for (let i = 0; i < template.length; ) {
+    const context = stack[stack.length - 1] as Context;
     const placeholder = placeholderAt(template, i);
     if (placeholder) {
-      out += reference(placeholder.variable, quoting);
+      out += reference(placeholder.variable, context.quoting);
       i += placeholder.length;
       continue;
     }
-    const char = template[i] as string;
-    if (quoting === 'single') {
-      if (char === "'") quoting = 'none';
-    } else if (char === '\\') {
-      // A backslash keeps the next character literal (inside double quotes only some, but consuming it
-      // is enough to know it cannot close the quotes).
-      out += template.slice(i, i + 2);
-      i += 2;
+    if (context.quoting === 'single') {
+      // Nothing is special inside single quotes but the quote that ends them.
+      if (template[i] === "'") context.quoting = 'none';
+      out += template[i];
+      i += 1;
       continue;
-    } else if (quoting === 'double') {
-      if (char === '"') quoting = 'none';
-    } else if (char === "'") {
-      quoting = 'single';
-    } else if (char === '"') {
-      quoting = 'double';
     }
-    out += char;
-    i += 1;
+    const consumed = step(template, i, context, stack);
+    out += template.slice(i, i + consumed);
+    i += consumed;
   }
   return out;
+}
+
+/** Updates the quoting contexts for the text at `index` (outside single quotes) and returns how many characters it spans. */
+function step(template: string, index: number, context: Context, stack: Context[]): number {
+  const char = template[index];
+  // A backslash keeps the next character literal (inside double quotes only some, but consuming it
+  // is enough to know it cannot open or close anything).
+  if (char === '\\') return 2;
+  if (char === '$' && template[index + 1] === '(') {
+    stack.push({ quoting: 'none', kind: 'parens', depth: 0 });
+    return 2;
+  }
+  if (char === '`') {
+    if (context.kind === 'backticks' && context.quoting === 'none') stack.pop();
+    else stack.push({ quoting: 'none', kind: 'backticks', depth: 0 });
+    return 1;
+  }
+  if (context.quoting === 'double') {
+    if (char === '"') context.quoting = 'none';
+    return 1;
+  }
+  if (char === "'") context.quoting = 'single';
+  else if (char === '"') context.quoting = 'double';
+  else if (context.kind === 'parens' && char === '(') context.depth++;
+  else if (context.kind === 'parens' && char === ')') {
+    if (context.depth === 0) stack.pop();
+    else context.depth--;
+  }
+  return 1;
 }
 
 function placeholderAt(template: string, index: number): { variable: string; length: number } | undefined {

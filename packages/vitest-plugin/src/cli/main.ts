@@ -2,13 +2,13 @@ import { SuiteError, TemplateError } from '@gz-bench/core';
 import { packageVersion } from '../node/package-version.js';
 import { EXIT } from './exit-codes.js';
 import { initCommand } from './init-command.js';
-import { runCommand } from './run-command.js';
 import { USAGE } from './usage.js';
 import { UsageError } from './usage-error.js';
 import { validateCommand } from './validate-command.js';
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
-  run: runCommand,
+  // Loaded on demand: it imports Vitest, which `--version` and `validate` do not need.
+  run: async (args) => (await import('./run-command.js')).runCommand(args),
   validate: validateCommand,
   init: initCommand,
 };

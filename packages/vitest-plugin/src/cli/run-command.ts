@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { assertValidTemplate, loadSuite, type Report, renderJson } from '@gz-bench/core';
+import { assertValidTemplate, loadSuite, MAX_TIMEOUT_SEC, type Report, renderJson } from '@gz-bench/core';
 import { escapePath } from 'tinyglobby';
 import { createVitest } from 'vitest/node';
 import { createGzBenchPlugin } from '../node/plugin.js';
@@ -31,9 +31,12 @@ export async function runCommand(args: string[]): Promise<number> {
   assertValidTemplate(values.cmd);
   const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
 
-  const files = [...new Set(positionals.map((file) => resolve(file)))];
+  // Each file once, named as the user wrote it the first time.
+  const named = new Map<string, string>();
+  for (const given of positionals) if (!named.has(resolve(given))) named.set(resolve(given), given);
+  const files = [...named.keys()];
   // Validate everything first: a bad suite is a usage error (exit 2), not a failed run.
-  const suites = await Promise.all(files.map((file, index) => loadSuite(positionals[index] ?? file)));
+  const suites = await Promise.all([...named.values()].map((given) => loadSuite(given)));
   const runnable = files.filter((_, index) => (suites[index]?.suite.cases.length ?? 0) > 0);
 
   const root = commonRoot(files);
@@ -50,10 +53,8 @@ export async function runCommand(args: string[]): Promise<number> {
     table: !json,
   };
 
-  if (runnable.length > 0) {
-    const failedToRun = await runVitest(root, options, reporter, json);
-    if (failedToRun && !report) return EXIT.failed;
-  }
+  const outcome: VitestOutcome =
+    runnable.length > 0 ? await runVitest(root, options, reporter, json) : { failed: false };
   report ??= { summary: { total: 0, passed: 0, failed: 0 }, results: [] };
   if (json) {
     await writeOut(renderJson(report));
@@ -62,19 +63,35 @@ export async function runCommand(args: string[]): Promise<number> {
       if (result.workspace !== undefined) process.stderr.write(`kept workspace ${result.id}: ${result.workspace}\n`);
     }
   } else if (runnable.length === 0) await writeOut('no cases ran\n');
-  const failed = report.summary.failed > 0 || (report.errors?.length ?? 0) > 0;
+  if (outcome.interrupted) return 128 + (outcome.interrupted === 'SIGINT' ? 2 : 15);
+  // Every validated case must have a result: anything less is a harness fault, never a pass.
+  const expected = suites.reduce((sum, loaded) => sum + loaded.suite.cases.length, 0);
+  if (report.summary.total !== expected) {
+    process.stderr.write(`gz-bench: expected results for ${expected} cases, got ${report.summary.total}\n`);
+    return EXIT.failed;
+  }
+  const failed = outcome.failed || report.summary.failed > 0 || (report.errors?.length ?? 0) > 0;
   return failed ? EXIT.failed : EXIT.passed;
 }
 
-/** Runs Vitest once over the suites; resolves to true when Vitest itself reported failures. */
+/** How a Vitest run ended, as the exit code needs it. */
+interface VitestOutcome {
+  /** Vitest itself reported failures (failed tests or errors outside them). */
+  failed: boolean;
+  /** The signal that interrupted the run, if one did. */
+  interrupted?: NodeJS.Signals;
+}
+
+/** Runs Vitest once over the suites. */
 async function runVitest(
   root: string,
   options: ResolvedGzBenchOptions,
   reporter: GzBenchReporter,
   json: boolean,
-): Promise<boolean> {
+): Promise<VitestOutcome> {
   // Vite and Vitest keep caches under the root's node_modules; the CLI leaves the user's directory as it found it.
   const cacheDir = await mkdtemp(join(tmpdir(), 'gz-bench-cache-'));
+  const vitestSignalHandlers = new SignalHandlerWatch();
   try {
     const vitest = await createVitest(
       'test',
@@ -91,10 +108,21 @@ async function runVitest(
       // With --json, stdout carries the report alone: Vitest's progress goes to stderr.
       json ? { stdout: process.stderr, stderr: process.stderr } : {},
     );
-    const stop = onInterrupt(() => vitest.cancelCurrentRun('keyboard-input'));
+    // Vitest exits the process 1 ms after SIGINT or SIGTERM. The CLI cancels the run instead, so that
+    // every case ends its processes and removes its workspace, and the report still comes out; a second
+    // signal hands over to Vitest's own handlers.
+    const exitAtOnce = vitestSignalHandlers.takeAdded();
+    let interrupted: NodeJS.Signals | undefined;
+    const stop = onInterrupt((signal) => {
+      if (interrupted) return exitAtOnce(signal);
+      interrupted = signal;
+      process.stderr.write(`\ngz-bench: ${signal} received, stopping the running cases (again to quit at once)…\n`);
+      void vitest.cancelCurrentRun('keyboard-input');
+    });
     try {
       await vitest.start();
-      return vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0;
+      const failed = vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0;
+      return { failed, ...(interrupted && { interrupted }) };
     } finally {
       stop();
       await vitest.close();
@@ -104,27 +132,41 @@ async function runVitest(
   }
 }
 
-/** Cancels the run on the first Ctrl-C or SIGTERM, so every case's processes are ended; a second one exits at once. */
-function onInterrupt(cancel: () => Promise<void>): () => void {
-  let interrupted = false;
-  const handler = (signal: NodeJS.Signals) => {
-    if (interrupted) process.exit(signal === 'SIGINT' ? 130 : 143);
-    interrupted = true;
-    process.stderr.write(`\ngz-bench: ${signal} received, stopping the running cases…\n`);
-    void cancel();
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+/** Notes the SIGINT and SIGTERM listeners present now, to take over those added later. */
+class SignalHandlerWatch {
+  private readonly before = new Map(INTERRUPTS.map((signal) => [signal, new Set(process.listeners(signal))]));
+
+  /** Removes the listeners added since construction and returns a function that runs them for a signal. */
+  takeAdded(): (signal: NodeJS.Signals) => void {
+    const added = new Map(
+      INTERRUPTS.map((signal) => [
+        signal,
+        process.listeners(signal).filter((listener) => !this.before.get(signal)?.has(listener)),
+      ]),
+    );
+    for (const [signal, listeners] of added) for (const listener of listeners) process.off(signal, listener);
+    return (signal) => {
+      const listeners = added.get(signal) ?? [];
+      if (listeners.length === 0) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+      for (const listener of listeners) (listener as (signal: NodeJS.Signals) => void)(signal);
+    };
+  }
+}
+
+const INTERRUPTS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+/** Calls `handle` for each SIGINT or SIGTERM until the returned function is called. */
+function onInterrupt(handle: (signal: NodeJS.Signals) => void): () => void {
+  for (const signal of INTERRUPTS) process.on(signal, handle);
   return () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
+    for (const signal of INTERRUPTS) process.off(signal, handle);
   };
 }
 
 function parseTimeout(raw: string): number {
   const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0 || raw.trim() === '') {
-    throw new UsageError(`--timeout must be a positive number of seconds, got "${raw}"`);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SEC || raw.trim() === '') {
+    throw new UsageError(`--timeout must be a positive number of seconds up to ${MAX_TIMEOUT_SEC}, got "${raw}"`);
   }
   return seconds;
 }

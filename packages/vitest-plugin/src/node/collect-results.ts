@@ -36,10 +36,11 @@ export function collectModuleResults(
 
 function resultOf(testCase: TestCase, file: string): ReportResult | undefined {
   const outcome = testCase.result();
-  if (outcome.state === 'skipped' || outcome.state === 'pending') return undefined;
   const suite = testCase.parent.type === 'suite' ? testCase.parent.name : '';
   const meta = testCase.meta().gzBench;
+  // A case cancelled mid-run counts as skipped in Vitest, yet it ran: its result says how far it got.
   if (meta) return { ...meta, suite, file };
+  if (outcome.state === 'skipped' || outcome.state === 'pending') return undefined;
   // The test ended without a case result (the runner's own timeout, or a fault before the case ran):
   // report it as failed with Vitest's error, so nothing that ran goes missing from the report.
   const error = outcome.errors?.[0]?.message ?? 'the case ended without a result';

@@ -36,7 +36,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
   let matches = picomatch(options.include, { dot: true });
   const isSuite = (id: string) => {
     const file = cleanId(id);
-    if (!isAbsolute(file) || !file.endsWith('.json')) return false;
+    if (!isAbsolute(file)) return false;
     const path = relative(root, file);
     return !path.startsWith('..') && matches(path);
   };

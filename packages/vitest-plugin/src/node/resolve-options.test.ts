@@ -51,7 +51,12 @@ describe('resolveOptions', () => {
   });
 
   it.each([
-    [{ timeout: 0 }, {}, 'gz-bench option "timeout" must be a positive number of seconds, got 0'],
+    [{ timeout: 0 }, {}, 'gz-bench option "timeout" must be a positive number of seconds up to 86400, got 0'],
+    [
+      {},
+      { GZ_BENCH_TIMEOUT: '1e9' },
+      'gz-bench option "timeout" must be a positive number of seconds up to 86400, got 1000000000',
+    ],
     [{ concurrency: 1.5 }, {}, 'gz-bench option "concurrency" must be a positive integer, got 1.5'],
     [{ include: [] }, {}, 'gz-bench option "include" must name at least one non-empty glob'],
     [{ cmd: '  ' }, {}, 'gz-bench option "cmd" must be a non-empty command template'],

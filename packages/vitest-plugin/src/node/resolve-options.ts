@@ -1,3 +1,4 @@
+import { MAX_TIMEOUT_SEC } from '@gz-bench/core';
 import type { GzBenchOptions, ResolvedGzBenchOptions } from '../shared/options.js';
 
 /** Raised for an option or `GZ_BENCH_*` variable that cannot be used; its message says which and why. */
@@ -76,8 +77,10 @@ function parseBoolean(name: string, raw: string): boolean {
 }
 
 function positiveNumber(name: string, value: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new OptionsError(`gz-bench option "${name}" must be a positive number of seconds, got ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_SEC) {
+    throw new OptionsError(
+      `gz-bench option "${name}" must be a positive number of seconds up to ${MAX_TIMEOUT_SEC}, got ${String(value)}`,
+    );
   }
 }
 

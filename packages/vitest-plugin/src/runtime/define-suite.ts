@@ -1,5 +1,5 @@
 import { type CaseLocation, type CaseResult, runCase, type Suite } from '@gz-bench/core';
-import { inject, type TestContext } from 'vitest';
+import { afterAll, inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
 import { createLimit } from './limit.js';
 
@@ -27,11 +27,21 @@ export interface DefinedSuite {
   runCase(index: number, context: TestContext): Promise<void>;
 }
 
+// How long the file waits, after its tests, for cancelled cases to end their processes and remove their workspaces.
+const SETTLE_TIMEOUT_MS = 30_000;
+
 /** Binds a suite's data to the run options provided by the plugin. */
 export function defineSuite(data: SuiteModuleData): DefinedSuite {
   const options = inject(PROVIDE_KEY) as WorkerOptions | undefined;
   const concurrency = options?.concurrency ?? 1;
   const limit = createLimit(concurrency);
+  // A cancelled run (Ctrl-C, bail) stops waiting for a test's body at once, while its case still ends
+  // its processes and removes its workspace. The file's last hook waits for that, so the worker is not
+  // torn down halfway through, and the case's result reaches the report.
+  const running = new Set<Promise<unknown>>();
+  afterAll(async () => {
+    await Promise.allSettled(running);
+  }, SETTLE_TIMEOUT_MS);
   return {
     describeOptions: concurrency > 1 ? { concurrent: true } : { sequential: true },
     async runCase(index, context) {
@@ -46,7 +56,7 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
         );
       }
       const cmd = options.cmd;
-      const result = await limit(() => {
+      const run = limit(() => {
         const signal = attemptSignal(context.signal);
         return runCase(testCase, {
           cmd,
@@ -54,8 +64,12 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
           signal,
           ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
         });
+      }).then((result) => {
+        context.task.meta.gzBench = result;
+        return result;
       });
-      context.task.meta.gzBench = result;
+      running.add(run);
+      const result = await run.finally(() => running.delete(run));
       if (!result.passed) throw caseFailure(result.error ?? 'case failed', data, index);
     },
   };
