@@ -10,7 +10,7 @@ import { type Case, DEFAULT_TIMEOUT_SEC } from '../suite/schema.js';
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 import { DIR_ENV, PROMPT_ENV, renderTemplate } from '../template/render-template.js';
-import { createWorkspace, removeWorkspace } from '../workspace/workspace.js';
+import { createWorkspace, releaseWorkspace, removeWorkspace } from '../workspace/workspace.js';
 import { agentBaseEnv } from './agent-env.js';
 import { describeCommandFailure } from './describe-failure.js';
 
@@ -85,7 +85,8 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
       ...(options.keep && { workspace }),
     };
   } finally {
-    if (!options.keep) await removeWorkspace(workspace);
+    if (options.keep) releaseWorkspace(workspace);
+    else await removeWorkspace(workspace);
   }
 }
 

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { trackProcessGroup } from './exit-cleanup.js';
 import { signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
-import { trackProcessGroup } from './live-groups.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, OutputBuffer } from './output-buffer.js';
 import type { ProcessResult, RunProcessOptions } from './types.js';
 

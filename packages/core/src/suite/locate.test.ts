@@ -10,7 +10,7 @@ function at(source: string, marker: string): { line: number; column: number } {
 }
 
 describe('locateCases', () => {
-  it('finds each case and each check by its opening brace', () => {
+  it('finds each case and each check by its opening brace, and each case id by its value', () => {
     const source = [
       '{', //                                                     line 1
       '  "name": "demo",',
@@ -31,12 +31,13 @@ describe('locateCases', () => {
       {
         line: 4,
         column: 4,
+        id: { line: 5, column: 12 },
         checks: [
           { line: 8, column: 8 },
           { line: 9, column: 8 },
         ],
       },
-      { line: 12, column: 4, checks: [] },
+      { line: 12, column: 4, id: { line: 12, column: 12 }, checks: [] },
     ]);
   });
 
@@ -47,6 +48,7 @@ describe('locateCases', () => {
     expect(locateCases(source)).toEqual([
       {
         ...at(source, '{"prompt"'),
+        id: at(source, '"é😀"'),
         checks: [at(source, '{"kind": "outputMatches"'), at(source, '{"kind": "fileExists"')],
       },
     ]);

@@ -2,8 +2,10 @@ import { createLineIndex, type Location, stripBom } from './position.js';
 
 export type { Location } from './position.js';
 
-/** Where a case starts in the suite's JSON text (its `{`), and where each of its checks starts. */
+/** Where a case starts in the suite's JSON text (its `{`), where its `id` value is, and where each of its checks starts. */
 export interface CaseLocation extends Location {
+  /** The case's `id` value: the line people point at when they mean the case. */
+  id?: Location;
   checks: Location[];
 }
 
@@ -124,7 +126,10 @@ export function locateCases(source: string): CaseLocation[] {
       return location;
     }
     eachMember((key) => {
-      if (key === 'checks' && text.charAt(i) === '[') location.checks = readChecks();
+      if (key === 'id') {
+        location.id = locationAt(i);
+        skipValue();
+      } else if (key === 'checks' && text.charAt(i) === '[') location.checks = readChecks();
       else if (key === 'checks') {
         location.checks = [];
         skipValue();

@@ -1,1 +1,1 @@
-export { createWorkspace, removeWorkspace, WORKSPACE_PREFIX } from './workspace.js';
+export { createWorkspace, releaseWorkspace, removeWorkspace, WORKSPACE_PREFIX } from './workspace.js';

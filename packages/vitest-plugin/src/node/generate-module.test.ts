@@ -61,8 +61,8 @@ describe('generateSuiteModule', () => {
     const { map } = generate();
     expect(map.sources).toEqual(['/project/bench/demo.bench.json']);
     expect(map.sourcesContent).toEqual([source]);
-    // Generated lines 1-2 unmapped; line 3 (describe) to the file start; lines 4-5 to lines 4 and 5 of the JSON.
-    expect(decodeLines(map.mappings)).toEqual([null, null, [0, 0], [3, 4], [4, 4]]);
+    // Generated lines 1-2 unmapped; line 3 (describe) to the file start; each test() line to its case's id.
+    expect(decodeLines(map.mappings)).toEqual([null, null, [0, 0], [3, 12], [5, 12]]);
   });
 });
 

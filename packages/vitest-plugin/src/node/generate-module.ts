@@ -34,10 +34,10 @@ export function generateSuiteModule(input: GenerateModuleInput): { code: string;
     lines.push(
       `  test(${JSON.stringify(testCase.id)}, { timeout: ${timeout} }, (context) => suite.runCase(${index}, context));`,
     );
+    // The case's id is where people point when they mean the case (`vitest run x.bench.json:12`, IDE links).
     const location = input.locations[index];
-    if (location) {
-      mappings.push({ generatedLine: lines.length, sourceLine: location.line, sourceColumn: location.column });
-    }
+    const target = location?.id ?? location;
+    if (target) mappings.push({ generatedLine: lines.length, sourceLine: target.line, sourceColumn: target.column });
   });
   lines.push('});', '');
   return { code: lines.join('\n'), map: lineSourceMap(input.file, input.source, mappings) };

@@ -91,7 +91,8 @@ function caseFailure(message: string, data: SuiteModuleData, index: number): Err
   const error = new Error(message);
   error.name = 'CaseFailure';
   const location = data.locations[index];
-  const frame = location ? `\n    at ${data.file}:${location.line}:${location.column + 1}` : '';
+  const target = location?.id ?? location;
+  const frame = target ? `\n    at ${data.file}:${target.line}:${target.column + 1}` : '';
   error.stack = `CaseFailure: ${message}${frame}`;
   return error;
 }

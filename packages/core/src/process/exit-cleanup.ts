@@ -1,0 +1,56 @@
+import { rmSync } from 'node:fs';
+import { signalProcessGroup } from './kill-tree.js';
+
+// What cases have running or on disk in this process. If the harness process ends while they run
+// (Ctrl-C, SIGTERM from a pool shutting a worker down, process.exit), the process groups are killed
+// and the workspaces removed on the way out: agents run in groups of their own, so no terminal or
+// parent signal reaches them otherwise, and no `finally` runs in a process that a signal ends.
+const liveGroups = new Set<number>();
+const liveWorkspaces = new Set<string>();
+const EXIT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+let installed = false;
+
+/** Records a running process group until the returned function is called. */
+export function trackProcessGroup(groupId: number): () => void {
+  return track(liveGroups, groupId);
+}
+
+/** Records a workspace to remove should the process end before the returned function is called. */
+export function trackWorkspace(dir: string): () => void {
+  return track(liveWorkspaces, dir);
+}
+
+function track<T>(set: Set<T>, item: T): () => void {
+  if (!installed) installHandlers();
+  set.add(item);
+  return () => {
+    set.delete(item);
+  };
+}
+
+function cleanUp(): void {
+  for (const groupId of liveGroups) signalProcessGroup(groupId, 'SIGKILL');
+  liveGroups.clear();
+  for (const dir of liveWorkspaces) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // The process is on its way out; what cannot be removed now is left as it is.
+    }
+  }
+  liveWorkspaces.clear();
+}
+
+function installHandlers(): void {
+  installed = true;
+  process.on('exit', cleanUp);
+  for (const signal of EXIT_SIGNALS) {
+    const onSignal = () => {
+      cleanUp();
+      process.off(signal, onSignal);
+      // Without listeners of its own, the process would have died of this signal: let it, as before.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+}
