@@ -1,41 +1,28 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import type { Report, ReportResult } from '@gz-bench/core';
+import type { Report } from '@gz-bench/core';
 import type { Result, ResultPromise } from 'execa';
-import { afterAll, describe, type ExpectStatic, it } from 'vitest';
+import { describe, type ExpectStatic, it } from 'vitest';
+import { cleanupAfterAll } from './support/cleanup.js';
 import { agentPath, REPO_ROOT } from './support/paths.js';
-import { createTempProject, type TempProject } from './support/project.js';
+import { readPidFile, waitUntilEnded } from './support/processes.js';
+import type { TempProject } from './support/project.js';
+import { resultOf } from './support/report.js';
 import { runCli } from './support/run.js';
+import { nodeCommand, sh } from './support/shell.js';
+import { suite } from './support/suite.js';
 
 // End-to-end tests of the `gz-bench` bin: every test starts the real CLI, which drives a real Vitest
 // over suites in a temp project and runs real agent processes (tiny node scripts in fixtures/agents).
 
-/** Removals that run once the whole file is done: temp projects, and workspaces kept with --keep. */
-const cleanups: Array<() => Promise<unknown>> = [];
-afterAll(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
-
-async function project(files: Record<string, string | object> = {}): Promise<TempProject> {
-  const created = await createTempProject(files);
-  cleanups.push(() => created.remove());
-  return created;
-}
-
-function removeLater(path: string): void {
-  cleanups.push(() => rm(path, { recursive: true, force: true }));
-}
-
-/** Quotes a string as one word for the POSIX shell. */
-function sh(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
+/** Removed once the whole file is done: temp projects, and workspaces kept with --keep. */
+const { project, removeLater } = cleanupAfterAll();
 
 /** Runs a fake agent from fixtures/agents, as a shell command line. */
 function agent(name: string, ...args: string[]): string {
-  return ['node', sh(agentPath(name)), ...args.map(sh)].join(' ');
+  return nodeCommand(agentPath(name), ...args);
 }
 
 /**
@@ -43,20 +30,6 @@ function agent(name: string, ...args: string[]): string {
  * one suite do something different under a single --cmd, as a scripted agent would.
  */
 const SCRIPT_CMD = 'sh -c {{prompt}}';
-
-type Check = Record<string, unknown> & { kind: string };
-
-interface CaseSpec {
-  id: string;
-  prompt: string;
-  checks?: Check[];
-  setup?: string[];
-  timeoutSec?: number;
-}
-
-function suite(name: string, cases: CaseSpec[]): object {
-  return { name, cases: cases.map((spec) => ({ checks: [], ...spec })) };
-}
 
 /** The one line of a usage or validation error, as the CLI prints it (with the --help hint where there is one). */
 const ONE_LINE_ERROR = /^gz-bench: [^\n]+(\nRun "gz-bench --help" for usage\.)?$/;
@@ -73,12 +46,6 @@ function expectUsageError(expect: ExpectStatic, result: Result, message: string)
 
 function parseReport(result: Result): Report {
   return JSON.parse(String(result.stdout)) as Report;
-}
-
-function resultOf(report: Report, id: string): ReportResult {
-  const found = report.results.find((candidate) => candidate.id === id);
-  if (!found) throw new Error(`no result for case ${id} in ${JSON.stringify(report.results.map((r) => r.id))}`);
-  return found;
 }
 
 /** Runs `gz-bench run <suite.json> --cmd <cmd> --json …extra` on one suite in a fresh project. */
@@ -107,35 +74,6 @@ function tableRows(stdout: string): string[] {
   if (rule < 0) throw new Error(`no table in:\n${stdout}`);
   const end = lines.indexOf('', rule);
   return lines.slice(rule + 1, end < 0 ? undefined : end);
-}
-
-/** True once the process is gone or a zombie (zombies linger on this machine for a while after dying). */
-async function isDead(pid: number): Promise<boolean> {
-  let text: string;
-  try {
-    text = await readFile(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return true;
-  }
-  // The state follows the command name, which is in parentheses and may itself contain ") ".
-  const state = text.charAt(text.lastIndexOf(')') + 2);
-  return state === 'Z' || state === 'X';
-}
-
-/** Polls until every pid is dead; resolves to the pids still alive after `withinMs`. */
-async function survivors(pids: number[], withinMs = 5000): Promise<number[]> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const alive: number[] = [];
-    for (const pid of pids) if (!(await isDead(pid))) alive.push(pid);
-    if (alive.length === 0 || Date.now() > deadline) return alive;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function readPids(file: string): Promise<number[]> {
-  const text = await readFile(file, 'utf8');
-  return text.split('\n').filter(Boolean).map(Number);
 }
 
 /** Every file name below `dir`, recursively (relative paths). */
@@ -552,9 +490,9 @@ describe.concurrent('gz-bench CLI', () => {
       expect(hangs.agent?.timedOut).toBe(true);
       expect(resultOf(report, 'next').passed).toBe(true);
       expect(report.summary).toEqual({ total: 2, passed: 1, failed: 1 });
-      const pids = await readPids(pidFile);
+      const pids = await readPidFile(pidFile);
       expect(pids).toHaveLength(2);
-      expect(await survivors(pids)).toEqual([]);
+      expect(await waitUntilEnded(pids)).toEqual([]);
     });
 
     it('--timeout overrides a larger timeoutSec', async ({ expect }) => {
@@ -585,7 +523,7 @@ describe.concurrent('gz-bench CLI', () => {
       // SIGTERM is ignored, so SIGKILL after the grace period ends it: the case is over within seconds.
       expect(stubborn.durationMs).toBeLessThan(10_000);
       expect(stubborn.agent?.outputTail).toContain('ready');
-      expect(await survivors(await readPids(pidFile))).toEqual([]);
+      expect(await waitUntilEnded(await readPidFile(pidFile))).toEqual([]);
     });
 
     it('an agent that exits leaving a background process neither hangs the case nor leaves it running', async ({
@@ -608,7 +546,7 @@ describe.concurrent('gz-bench CLI', () => {
       expect(result.passed).toBe(true);
       expect(result.agent?.timedOut).toBe(false);
       expect(result.durationMs).toBeLessThan(10_000);
-      expect(await survivors(await readPids(pidFile))).toEqual([]);
+      expect(await waitUntilEnded(await readPidFile(pidFile))).toEqual([]);
     });
   });
 
@@ -632,7 +570,7 @@ describe.concurrent('gz-bench CLI', () => {
       const interruptedAt = Date.now();
       cli.kill('SIGINT');
       const result = await cli;
-      return { result, exitedAfterMs: Date.now() - interruptedAt, pids: await readPids(pidFile), tmp };
+      return { result, exitedAfterMs: Date.now() - interruptedAt, pids: await readPidFile(pidFile), tmp };
     });
 
     it('stops the run promptly with a nonzero exit and ends the agent tree', async ({ expect }) => {
@@ -641,7 +579,7 @@ describe.concurrent('gz-bench CLI', () => {
       expect(result.stderr).toContain('SIGINT received');
       expect(exitedAfterMs).toBeLessThan(10_000);
       expect(pids).toHaveLength(2);
-      expect(await survivors(pids)).toEqual([]);
+      expect(await waitUntilEnded(pids)).toEqual([]);
     });
 
     it('leaves no temp directories behind', async ({ expect }) => {

@@ -1,54 +1,28 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Report, ReportResult } from '@gz-bench/core';
+import type { Report } from '@gz-bench/core';
 import type { Result } from 'execa';
-import { afterAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { cleanupAfterAll } from './support/cleanup.js';
 import { agentPath } from './support/paths.js';
-import { createTempProject, type TempProject } from './support/project.js';
+import { pluginConfig, pluginProjectFiles } from './support/plugin-project.js';
+import type { TempProject } from './support/project.js';
+import { resultOf } from './support/report.js';
 import { runVitest } from './support/run.js';
+import { nodeCommand, sh } from './support/shell.js';
+import { type CaseSpec, suite } from './support/suite.js';
 
 // End-to-end tests of the Vitest plugin and reporter: each test writes a project that uses gzBench() in
 // its vitest.config.ts, runs the real `vitest` CLI in it, and reads what a user would see: the exit
 // code, Vitest's output, the gz-bench table and the JSON report.
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterAll(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
-
-/** Quotes a string as one word for the POSIX shell. */
-function sh(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
+/** Removed once the whole file is done: temp projects, and workspaces kept with `keep: true`. */
+const cleanup = cleanupAfterAll();
 
 /** The bundled scripted agent, as a command template. */
 const SCRIPTED_CMD = `node ${sh(agentPath('scripted.mjs'))} "{{prompt}}"`;
 const REPORT = 'out/report.json';
-
-/** A vitest.config.ts that uses the plugin with these options (serialized, never pasted). */
-function config(options: Record<string, unknown>): string {
-  return [
-    "import { gzBench } from '@gz-bench/vitest-plugin';",
-    "import { defineConfig } from 'vitest/config';",
-    `export default defineConfig({ plugins: [gzBench(${JSON.stringify(options)})] });`,
-    '',
-  ].join('\n');
-}
-
-type Check = Record<string, unknown> & { kind: string };
-
-interface CaseSpec {
-  id: string;
-  prompt: string;
-  checks?: Check[];
-  setup?: string[];
-  timeoutSec?: number;
-}
-
-function suite(name: string, cases: CaseSpec[]): object {
-  return { name, cases: cases.map((spec) => ({ ...spec, checks: spec.checks ?? [] })) };
-}
 
 const writeHello: CaseSpec = {
   id: 'write-hello',
@@ -76,23 +50,11 @@ async function project(
   options: Record<string, unknown>,
   files: Record<string, string | object> = {},
 ): Promise<TempProject> {
-  const created = await createTempProject({
-    'package.json': { name: 'bench-user', private: true, type: 'module' },
-    'vitest.config.ts': config(options),
-    ...files,
-  });
-  cleanups.push(() => created.remove());
-  return created;
+  return cleanup.project({ ...pluginProjectFiles(options), ...files });
 }
 
 async function readReport(dir: string, path = REPORT): Promise<Report> {
   return JSON.parse(await readFile(join(dir, path), 'utf8')) as Report;
-}
-
-function resultOf(report: Report, id: string): ReportResult {
-  const found = report.results.find((candidate) => candidate.id === id);
-  if (!found) throw new Error(`no result for case ${id} in ${JSON.stringify(report.results.map((r) => r.id))}`);
-  return found;
 }
 
 /** Everything a failed run printed, for assertion messages. */
@@ -118,8 +80,7 @@ function caseLine(source: string, id: string): number {
 
 /** Writes a small node script into the project and returns a command line that runs it with `args`. */
 async function script(p: TempProject, name: string, source: string, ...args: string[]): Promise<string> {
-  const file = await p.write(name, source);
-  return ['node', sh(file), ...args.map(sh)].join(' ');
+  return nodeCommand(await p.write(name, source), ...args);
 }
 
 describe.concurrent('vitest run with the gz-bench plugin', () => {
@@ -255,7 +216,7 @@ describe.concurrent('vitest run with the gz-bench plugin', () => {
       "import { appendFileSync } from 'node:fs';\nappendFileSync(process.argv[2], 'ran\\n');\nconsole.log('done');\n",
       marker,
     );
-    await p.write('vitest.config.ts', config({ cmd, report: REPORT }));
+    await p.write('vitest.config.ts', pluginConfig({ cmd, report: REPORT }));
     await p.write('bench/a.bench.json', suite('alpha', [writeHello, writeWrong]));
     await p.write('bench/b.bench.json', suite('beta', [replyDone]));
 
@@ -312,7 +273,7 @@ describe.concurrent('vitest run with the gz-bench plugin', () => {
       ].join('\n'),
       counter,
     );
-    await p.write('vitest.config.ts', config({ cmd, report: REPORT }));
+    await p.write('vitest.config.ts', pluginConfig({ cmd, report: REPORT }));
     await p.write(
       'bench/flaky.bench.json',
       suite('flaky', [
@@ -395,8 +356,7 @@ describe.concurrent('vitest run with the gz-bench plugin', () => {
     const result = await runVitest(['run', 'bench/'], { cwd: p.dir });
     const report = await readReport(p.dir);
     const workspaces = report.results.map((r) => r.workspace);
-    for (const workspace of workspaces)
-      if (workspace) cleanups.push(() => rm(workspace, { recursive: true, force: true }));
+    for (const workspace of workspaces) if (workspace) cleanup.removeLater(workspace);
     expect(result.exitCode, output(result)).toBe(0);
 
     expect(workspaces).toHaveLength(2);
@@ -428,7 +388,7 @@ describe.concurrent('vitest run with the gz-bench plugin', () => {
         stamps,
         String(ms),
       );
-      await p.write('vitest.config.ts', config({ cmd, report: REPORT, ...(concurrency && { concurrency }) }));
+      await p.write('vitest.config.ts', pluginConfig({ cmd, report: REPORT, ...(concurrency && { concurrency }) }));
       await p.write(
         'bench/slow.bench.json',
         suite(

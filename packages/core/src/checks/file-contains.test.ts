@@ -1,39 +1,11 @@
-import { Volume } from 'memfs';
 import { describe, expect, it } from 'vitest';
 import { fileContainsCheck, MAX_FILE_CONTAINS_BYTES } from './file-contains.js';
-import type { CheckContext, CheckFs } from './types.js';
+import { memfsWorkspace } from './test-support/memfs-workspace.js';
+import type { CheckFs } from './types.js';
 
-/** A memfs workspace at /ws beside /outside/secret.txt; `opened` records every stat and readFile. */
-function workspace(files: Record<string, string | Buffer>, links: Record<string, string> = {}) {
-  const vol = Volume.fromJSON({ '/outside/secret.txt': 'SECRET hi' });
-  vol.mkdirSync('/ws', { recursive: true });
-  for (const [file, content] of Object.entries(files)) {
-    vol.mkdirSync(`/ws/${file}/..`, { recursive: true });
-    vol.writeFileSync(`/ws/${file}`, content);
-  }
-  for (const [link, target] of Object.entries(links)) vol.symlinkSync(target, `/ws/${link}`);
-  const memfs = vol.promises as unknown as CheckFs;
-  const opened: string[] = [];
-  const fs: CheckFs = {
-    lstat: (path) => memfs.lstat(path),
-    realpath: (path) => memfs.realpath(path),
-    stat: (path) => {
-      opened.push(`stat ${path}`);
-      return memfs.stat(path);
-    },
-    readFile: (path) => {
-      opened.push(`read ${path}`);
-      return memfs.readFile(path);
-    },
-  };
-  const context: CheckContext = {
-    workspace: '/ws',
-    fs,
-    output: '',
-    runCommand: () => Promise.reject(new Error('file checks run no commands')),
-  };
-  return { context, fs, opened };
-}
+/** The outside secret also holds "hi", the text most cases look for: a check that wrongly read it would pass. */
+const workspace = (files: Record<string, string | Buffer>, links: Record<string, string> = {}) =>
+  memfsWorkspace(files, links, { outside: 'SECRET hi' });
 
 const check = (path: string, text: string, flags?: 'i') => ({
   kind: 'fileContains' as const,

@@ -1,36 +1,11 @@
-import { Volume } from 'memfs';
 import { describe, expect, it } from 'vitest';
 import { fileExistsCheck } from './file-exists.js';
-import type { CheckContext, CheckFs } from './types.js';
-
-/** A memfs workspace at /ws beside /outside/secret.txt; `read` records every readFile. */
-function workspace(files: Record<string, string>, links: Record<string, string> = {}) {
-  const vol = Volume.fromJSON({ '/outside/secret.txt': 'SECRET' });
-  vol.mkdirSync('/ws', { recursive: true });
-  for (const [file, content] of Object.entries(files)) {
-    vol.mkdirSync(`/ws/${file}/..`, { recursive: true });
-    vol.writeFileSync(`/ws/${file}`, content);
-  }
-  for (const [link, target] of Object.entries(links)) vol.symlinkSync(target, `/ws/${link}`);
-  const memfs = vol.promises as unknown as CheckFs;
-  const read: string[] = [];
-  const fs: CheckFs = {
-    lstat: (path) => memfs.lstat(path),
-    stat: (path) => memfs.stat(path),
-    realpath: (path) => memfs.realpath(path),
-    readFile: (path) => {
-      read.push(path);
-      return memfs.readFile(path);
-    },
-  };
-  const context: CheckContext = { workspace: '/ws', fs, output: '', runCommand: () => Promise.reject(new Error()) };
-  return { context, read };
-}
+import { memfsWorkspace } from './test-support/memfs-workspace.js';
 
 const check = (path: string) => ({ kind: 'fileExists' as const, path });
 
 describe('fileExists', () => {
-  const { context, read } = workspace(
+  const { context, read } = memfsWorkspace(
     { 'hello.txt': 'hi', 'src/index.ts': '' },
     {
       'link-in': 'hello.txt',

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
 import type { ReportResult } from './model.js';
-
-function result(overrides: Partial<ReportResult> & Pick<ReportResult, 'id'>): ReportResult {
-  return {
-    suite: 'demo',
-    file: 'bench/demo.bench.json',
-    passed: true,
-    durationMs: 1204,
-    checkResults: [{ kind: 'fileExists', path: 'hello.txt', passed: true }],
-    ...overrides,
-  };
-}
+import { result } from './test-support/results.js';
 
 describe('buildReport', () => {
   it('puts the README keys first and in its order', () => {

@@ -17,7 +17,11 @@ const RESULT_KEY_ORDER = {
   file: true,
   error: true,
   failedStep: true,
+  tampered: true,
   agent: true,
+  sandbox: true,
+  fixtureSkipped: true,
+  warnings: true,
   workspace: true,
 } as const satisfies Record<keyof ReportResult, true>;
 

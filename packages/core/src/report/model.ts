@@ -1,7 +1,7 @@
 import type { CheckResult } from '../checks/types.js';
 
-/** Which step of a case decided its failure. */
-export type FailedStep = 'setup' | 'agent' | 'check' | 'harness';
+/** Which step of a case decided its failure; `tamper` when the agent changed protected paths. */
+export type FailedStep = 'setup' | 'agent' | 'tamper' | 'check' | 'harness';
 
 /** What the agent command did. Its exit code is recorded, never asserted. */
 export interface AgentRun {
@@ -27,8 +27,16 @@ export interface CaseResult {
   /** The first failure's message. */
   error?: string;
   failedStep?: FailedStep;
+  /** Protected paths the agent changed (they were restored before the checks); the case failed. */
+  tampered?: string[];
   /** Absent when the agent never ran (a setup command failed). */
   agent?: AgentRun;
+  /** The sandbox the case's commands ran in. */
+  sandbox?: 'bwrap' | 'none';
+  /** Fixture repository entries that were not copied into the workspace, and why. */
+  fixtureSkipped?: Array<{ path: string; reason: string }>;
+  /** What the run could not do as the suite asked, e.g. a network cut without a sandbox. */
+  warnings?: string[];
   /** Absolute path of the kept workspace (only with `keep`). */
   workspace?: string;
 }

@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
 import { renderJson } from './render-json.js';
+import { writeHello } from './test-support/results.js';
 
 describe('renderJson', () => {
-  const report = buildReport(
-    [
-      {
-        id: 'write-hello',
-        suite: 'demo',
-        file: 'bench/demo.bench.json',
-        passed: true,
-        durationMs: 1204,
-        checkResults: [{ kind: 'fileExists', path: 'hello.txt', passed: true }],
-      },
-    ],
-    { gzBenchVersion: '0.1.0' },
-  );
+  const report = buildReport([writeHello], { gzBenchVersion: '0.1.0' });
 
   it('round-trips through JSON.parse', () => {
     expect(JSON.parse(renderJson(report))).toEqual(report);

@@ -1,34 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
-import type { ReportResult } from './model.js';
 import { renderMarkdown } from './render-markdown.js';
-
-function result(overrides: Partial<ReportResult> & Pick<ReportResult, 'id'>): ReportResult {
-  return {
-    suite: 'demo',
-    file: 'bench/demo.bench.json',
-    passed: true,
-    durationMs: 1204,
-    checkResults: [{ kind: 'fileExists', path: 'hello.txt', passed: true }],
-    ...overrides,
-  };
-}
-
-const writeHello = result({ id: 'write-hello' });
-const writeWorld = result({
-  id: 'write-world',
-  passed: false,
-  durationMs: 892,
-  error: 'file does not exist: world.txt',
-  failedStep: 'check',
-  checkResults: [{ kind: 'fileExists', path: 'world.txt', passed: false, message: 'file does not exist: world.txt' }],
-});
+import { echoTest, fromTwoSuites, result, timedOut, writeHello, writeWorld } from './test-support/results.js';
 
 describe('renderMarkdown', () => {
   it('renders all passing cases', () => {
-    expect(
-      renderMarkdown(buildReport([writeHello, result({ id: 'echo-test', durationMs: 203 })])),
-    ).toMatchInlineSnapshot(`
+    expect(renderMarkdown(buildReport([writeHello, echoTest]))).toMatchInlineSnapshot(`
         "| id | result | checks | time | first failure |
         | --- | --- | --- | --- | --- |
         | write-hello | PASS | 1/1 | 1204ms |  |
@@ -65,14 +42,7 @@ describe('renderMarkdown', () => {
 
   it('shows a timed-out case', () => {
     const report = buildReport([
-      result({
-        id: 'slow-agent',
-        passed: false,
-        durationMs: 120_034,
-        failedStep: 'agent',
-        error: 'agent command timed out after 120s',
-        checkResults: [{ kind: 'fileExists', path: 'hello.txt', passed: false, skipped: true }],
-      }),
+      timedOut({ checkResults: [{ kind: 'fileExists', path: 'hello.txt', passed: false, skipped: true }] }),
     ]);
     expect(renderMarkdown(report)).toMatchInlineSnapshot(`
       "| id | result | checks | time | first failure |
@@ -85,10 +55,7 @@ describe('renderMarkdown', () => {
   });
 
   it('names cases `suite > id` when results come from several suites', () => {
-    const report = buildReport([
-      result({ id: 'write-hello', suite: 'smoke', file: 'bench/smoke.bench.json' }),
-      result({ id: 'rename-symbol', suite: 'refactor', file: 'bench/refactor.bench.json', durationMs: 45_678 }),
-    ]);
+    const report = buildReport(fromTwoSuites);
     expect(renderMarkdown(report)).toMatchInlineSnapshot(`
       "| id | result | checks | time | first failure |
       | --- | --- | --- | --- | --- |

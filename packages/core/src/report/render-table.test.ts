@@ -1,28 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
-import type { ReportResult } from './model.js';
 import { renderTable } from './render-table.js';
-
-function result(overrides: Partial<ReportResult> & Pick<ReportResult, 'id'>): ReportResult {
-  return {
-    suite: 'demo',
-    file: 'bench/demo.bench.json',
-    passed: true,
-    durationMs: 1204,
-    checkResults: [{ kind: 'fileExists', path: 'hello.txt', passed: true }],
-    ...overrides,
-  };
-}
-
-const writeHello = result({ id: 'write-hello' });
-const writeWorld = result({
-  id: 'write-world',
-  passed: false,
-  durationMs: 892,
-  error: 'file does not exist: world.txt',
-  failedStep: 'check',
-  checkResults: [{ kind: 'fileExists', path: 'world.txt', passed: false, message: 'file does not exist: world.txt' }],
-});
+import { echoTest, fromTwoSuites, result, timedOut, writeHello, writeWorld } from './test-support/results.js';
 
 /** Strips ANSI colour codes, to compare a coloured table with the plain one. */
 function stripAnsi(text: string): string {
@@ -32,7 +11,7 @@ function stripAnsi(text: string): string {
 
 describe('renderTable', () => {
   it('renders all passing cases', () => {
-    const report = buildReport([writeHello, result({ id: 'echo-test', durationMs: 203 })]);
+    const report = buildReport([writeHello, echoTest]);
     expect(renderTable(report)).toMatchInlineSnapshot(`
       "id           result  checks  time    first failure
       -----------  ------  ------  ------  -------------
@@ -78,12 +57,7 @@ describe('renderTable', () => {
 
   it('shows a timed-out case with its skipped checks in the total', () => {
     const report = buildReport([
-      result({
-        id: 'slow-agent',
-        passed: false,
-        durationMs: 120_034,
-        failedStep: 'agent',
-        error: 'agent command timed out after 120s',
+      timedOut({
         agent: {
           exitCode: null,
           signal: 'SIGTERM',
@@ -110,10 +84,7 @@ describe('renderTable', () => {
   });
 
   it('names cases `suite > id` when results come from several suites', () => {
-    const report = buildReport([
-      result({ id: 'write-hello', suite: 'smoke', file: 'bench/smoke.bench.json' }),
-      result({ id: 'rename-symbol', suite: 'refactor', file: 'bench/refactor.bench.json', durationMs: 45_678 }),
-    ]);
+    const report = buildReport(fromTwoSuites);
     expect(renderTable(report)).toMatchInlineSnapshot(`
       "id                        result  checks  time    first failure
       ------------------------  ------  ------  ------  -------------

@@ -51,6 +51,9 @@ export function renderTable(report: Report, options: TableOptions = {}): string 
   for (const result of report.results) {
     if (result.workspace !== undefined) lines.push(`kept workspace ${label(result)}: ${result.workspace}`);
   }
+  for (const result of report.results) {
+    for (const warning of result.warnings ?? []) lines.push(`warning ${label(result)}: ${warning}`);
+  }
   lines.push(...errorLines);
   return `${lines.join('\n')}\n`;
 }

@@ -7,7 +7,13 @@ export const COLUMN_HEADERS = ['id', 'result', 'checks', 'time', 'first failure'
 export const RESULT_COLUMN = 1;
 
 /** The plain text of one report row, one string per column of `COLUMN_HEADERS`. */
-export type RowCells = [id: string, result: 'PASS' | 'FAIL', checks: string, time: string, firstFailure: string];
+export type RowCells = [
+  id: string,
+  result: 'PASS' | 'FAIL' | 'TAMPERED',
+  checks: string,
+  time: string,
+  firstFailure: string,
+];
 
 /** Longest first-failure cell, in characters, ellipsis included: one row stays one readable line. */
 export const MAX_FAILURE_LENGTH = 80;
@@ -17,11 +23,17 @@ export function toRows(report: Report): RowCells[] {
   const label = caseLabeler(report.results);
   return report.results.map((result) => [
     label(result),
-    result.passed ? 'PASS' : 'FAIL',
+    resultLabel(result),
     formatChecks(result),
     formatDuration(result.durationMs),
     truncate(singleLine(firstFailure(result)), MAX_FAILURE_LENGTH),
   ]);
+}
+
+/** PASS or FAIL, or TAMPERED for a case whose agent changed protected paths: its own outcome. */
+export function resultLabel(result: ReportResult): RowCells[1] {
+  if (result.tampered !== undefined && result.tampered.length > 0) return 'TAMPERED';
+  return result.passed ? 'PASS' : 'FAIL';
 }
 
 /** Returns how a case is named in rows: `suite > id` when the results come from more than one suite. */

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SUITE_JSON_SCHEMA_ID, suiteJsonSchema } from './json-schema.js';
+import { readmeSuite } from './test-support/readme-suite.js';
 
 const committedFile = fileURLToPath(new URL('../../suite.schema.json', import.meta.url));
 const REGENERATE = 'UPDATE_JSON_SCHEMA=1 pnpm exec vitest run --project unit packages/core/src/suite';
@@ -67,26 +68,16 @@ function hasType(value: unknown, type: string): boolean {
   return typeof value === type;
 }
 
+const readme = readmeSuite();
+
+/** The README example plus the optional keys it leaves out: `$schema`, and `flags` on fileContains. */
 const validSuite = {
   $schema: SUITE_JSON_SCHEMA_ID,
-  name: 'my-suite',
-  description: 'optional',
-  version: '1.0.0',
-  cases: [
-    {
-      id: 'write-hello',
-      prompt: "Create hello.txt containing 'hi'",
-      setup: ['npm install'],
-      timeoutSec: 120,
-      checks: [
-        { kind: 'fileExists', path: 'hello.txt' },
-        { kind: 'fileContains', path: 'hello.txt', text: 'hi', flags: 'i' },
-        { kind: 'fileNotExists', path: '.git' },
-        { kind: 'command', run: 'node hello.js', expectExit: 0 },
-        { kind: 'outputMatches', pattern: '\\bdone\\b', flags: 'i' },
-      ],
-    },
-  ],
+  ...readme,
+  cases: readme.cases.map((spec) => ({
+    ...spec,
+    checks: spec.checks.map((check) => (check.kind === 'fileContains' ? { ...check, flags: 'i' } : check)),
+  })),
 };
 
 describe('suiteJsonSchema', () => {

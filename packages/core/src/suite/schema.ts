@@ -111,9 +111,56 @@ export type CommandCheck = z.infer<typeof CommandCheckSchema>;
 /** An `outputMatches` check. */
 export type OutputMatchesCheck = z.infer<typeof OutputMatchesCheckSchema>;
 
+/** A relative path inside a fixture repository. */
+const fixturePath = noNul.describe('Path relative to the fixture repository.');
+
+/** The name of an environment variable. */
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+  .describe('Name of an environment variable of the harness to pass on.');
+
+/** Settings a suite may give all its cases and a case may override; the case's own value wins. */
+const caseSettings = {
+  repo: noNul
+    .optional()
+    .describe('Fixture directory, relative to the suite file, copied into each workspace before setup.'),
+  git: z
+    .boolean()
+    .optional()
+    .describe('Make the workspace a git repository with one commit of its starting files, so checks can run git diff.'),
+  protect: z
+    .array(fixturePath)
+    .optional()
+    .describe('Fixture paths (files or directories) restored before the checks; any change the agent made fails the case as tampered.'),
+  allowEnv: z
+    .array(envName)
+    .optional()
+    .describe('Environment variables of the harness that setup, the agent and checks receive (API keys, tokens).'),
+  realHome: z
+    .boolean()
+    .optional()
+    .describe("Give the commands the harness's real HOME instead of a fresh one per case (agents that keep logins there)."),
+  network: z
+    .boolean()
+    .optional()
+    .describe('false cuts the network of setup, the agent and command checks (needs the bwrap sandbox). @default true'),
+  maxDiskMB: z
+    .number()
+    .positive('must be a positive number of MiB')
+    .optional()
+    .describe("Fails the case when the case's files grow beyond this many MiB while a command runs."),
+  maxOutputMB: z
+    .number()
+    .positive('must be a positive number of MiB')
+    .optional()
+    .describe('Fails the case when a command writes more than this many MiB of output.'),
+};
+
 /** One task for the agent: a prompt, optional setup, and the checks that score it. */
 export const CaseSchema = z
   .object({
+    ...caseSettings,
     id: nonEmpty.describe('Unique within the suite; the Vitest test name.'),
     prompt: noNul.describe('Sent to the agent through the {{prompt}} placeholder, exactly as written.'),
     setup: z
@@ -140,6 +187,7 @@ export const SuiteSchema = z
     name: nonEmpty.describe('Identifies the suite; the Vitest describe name.'),
     description: z.string().optional().describe('Human-readable description of the suite.'),
     version: z.string().optional().describe('Version of the suite, e.g. a semver string, for tracking results.'),
+    ...caseSettings,
     cases: z.array(CaseSchema),
   })
   .strict()
@@ -150,9 +198,26 @@ export const SuiteSchema = z
         ctx.addIssue({ code: 'custom', path: ['cases', index, 'id'], message: `duplicate case id "${c.id}"` });
       }
       seen.add(c.id);
+      const protect = c.protect ?? suite.protect;
+      if (protect && protect.length > 0 && (c.repo ?? suite.repo) === undefined) {
+        const path = c.protect ? ['cases', index, 'protect'] : ['protect'];
+        ctx.addIssue({ code: 'custom', path, message: 'protect needs a repo to restore the protected paths from' });
+      }
     });
   })
   .describe('A gz-bench suite: declarative cases for benchmarking AI coding agents.');
 
 /** A validated suite. */
 export type Suite = z.infer<typeof SuiteSchema>;
+
+/** The settings that a suite gives its cases and a case may override. */
+export type CaseSettings = Pick<Case, keyof typeof caseSettings>;
+
+/** A case with the suite's settings applied where the case sets none. */
+export function withSuiteSettings(suite: Suite, testCase: Case): Case {
+  const inherited: CaseSettings = {};
+  for (const key of Object.keys(caseSettings) as Array<keyof CaseSettings>) {
+    if (testCase[key] === undefined && suite[key] !== undefined) Object.assign(inherited, { [key]: suite[key] });
+  }
+  return { ...inherited, ...testCase };
+}

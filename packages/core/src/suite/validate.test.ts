@@ -3,29 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { SuiteError } from './errors.js';
 import { formatPath } from './issues.js';
 import { DEFAULT_TIMEOUT_SEC } from './schema.js';
+import { readmeSuite } from './test-support/readme-suite.js';
 import { safeValidateSuite, validateSuite } from './validate.js';
-
-/** The README's "full schema with every field" example: every check kind. */
-const readmeSuite = () => ({
-  name: 'my-suite',
-  description: 'optional',
-  version: '1.0.0',
-  cases: [
-    {
-      id: 'write-hello',
-      prompt: "Create hello.txt containing 'hi'",
-      setup: ['npm install'],
-      timeoutSec: 120,
-      checks: [
-        { kind: 'fileExists', path: 'hello.txt' },
-        { kind: 'fileContains', path: 'hello.txt', text: 'hi' },
-        { kind: 'fileNotExists', path: '.git' },
-        { kind: 'command', run: 'node hello.js', expectExit: 0 },
-        { kind: 'outputMatches', pattern: '\\bdone\\b', flags: 'i' },
-      ],
-    },
-  ],
-});
 
 /** A minimal valid suite whose first case's first check is `check`. */
 const withCheck = (check: unknown) => ({ name: 's', cases: [{ id: 'a', prompt: 'p', checks: [check] }] });

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { parseStrict } from './parse-args.js';
 import { UsageError } from './usage-error.js';
 
-const options = { cmd: { type: 'string' }, json: { type: 'boolean' } } as const;
+const options = {
+  cmd: { type: 'string' },
+  json: { type: 'boolean' },
+  'allow-env': { type: 'string', multiple: true },
+} as const;
 
 describe('parseStrict', () => {
   it('parses flags and positionals in any order', () => {
@@ -11,6 +15,10 @@ describe('parseStrict', () => {
       positionals: ['a.json', 'b.json'],
     });
     expect(parseStrict(['--cmd=--weird'], options).values).toEqual({ cmd: '--weird' });
+  });
+
+  it('lets flags that collect values repeat', () => {
+    expect(parseStrict(['--allow-env', 'A', '--allow-env=B'], options).values).toEqual({ 'allow-env': ['A', 'B'] });
   });
 
   it.each([

@@ -23,7 +23,10 @@ export function parseStrict<T>(args: string[], options: Options): ParsedArgs<T> 
   const seen = new Set<string>();
   for (const token of parsed.tokens ?? []) {
     if (token.kind !== 'option') continue;
-    if (seen.has(token.name)) throw new UsageError(`--${token.name} was given more than once`);
+    // Flags that collect several values (`--allow-env A --allow-env B`) may repeat; others may not.
+    if (seen.has(token.name) && options[token.name]?.multiple !== true) {
+      throw new UsageError(`--${token.name} was given more than once`);
+    }
     seen.add(token.name);
     if (options[token.name]?.type === 'string' && token.value === '') {
       throw new UsageError(`--${token.name} needs a non-empty value`);

@@ -16,7 +16,13 @@ interface RunFlags {
   timeout?: string;
   json?: boolean;
   keep?: boolean;
+  'allow-env'?: string[];
+  'allow-secrets'?: boolean;
+  sandbox?: string;
 }
+
+const SANDBOX_MODES = ['auto', 'bwrap', 'none'] as const;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `gz-bench run <suite.json>... --cmd "<template>"`: runs the suites through Vitest with the gz-bench plugin. */
 export async function runCommand(args: string[]): Promise<number> {
@@ -25,11 +31,19 @@ export async function runCommand(args: string[]): Promise<number> {
     timeout: { type: 'string' },
     json: { type: 'boolean' },
     keep: { type: 'boolean' },
+    'allow-env': { type: 'string', multiple: true },
+    'allow-secrets': { type: 'boolean' },
+    sandbox: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('run needs at least one suite file');
   if (values.cmd === undefined) throw new UsageError('--cmd is required');
   assertValidTemplate(values.cmd);
   const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
+  const allowEnv = values['allow-env'] ?? [];
+  const badName = allowEnv.find((name) => !ENV_NAME.test(name));
+  if (badName !== undefined) throw new UsageError(`--allow-env needs an environment variable name, got "${badName}"`);
+  const sandbox = values.sandbox ?? 'auto';
+  if (!isSandboxMode(sandbox)) throw new UsageError(`--sandbox must be auto, bwrap or none, got "${sandbox}"`);
 
   // Each file once, named as the user wrote it the first time.
   const named = new Map<string, string>();
@@ -51,6 +65,9 @@ export async function runCommand(args: string[]): Promise<number> {
     report: false,
     concurrency: 1,
     table: !json,
+    allowEnv,
+    allowSecrets: values['allow-secrets'] === true,
+    sandbox,
   };
 
   const outcome: VitestOutcome =
@@ -161,6 +178,10 @@ function onInterrupt(handle: (signal: NodeJS.Signals) => void): () => void {
   return () => {
     for (const signal of INTERRUPTS) process.off(signal, handle);
   };
+}
+
+function isSandboxMode(mode: string): mode is (typeof SANDBOX_MODES)[number] {
+  return (SANDBOX_MODES as readonly string[]).includes(mode);
 }
 
 function parseTimeout(raw: string): number {

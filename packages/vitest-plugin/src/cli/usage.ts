@@ -3,6 +3,7 @@ export const USAGE = `gz-bench — Your agent says it works. Prove it.
 
 Usage:
   gz-bench run <suite.json>... --cmd "<template>" [--timeout n] [--json] [--keep]
+               [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
   gz-bench --help | --version
@@ -15,6 +16,10 @@ run       Run every case of the suites through Vitest and score it.
   --timeout   seconds that bound every command of every case (overrides timeoutSec)
   --json      print the JSON report on stdout instead of the table
   --keep      keep workspaces and print their paths
+  --allow-env pass the harness's environment variable NAME to the commands
+              (repeatable); they get a minimal environment otherwise
+  --allow-secrets  copy secret-looking files of fixture repositories too
+  --sandbox   auto (default: bwrap when it works), bwrap, or none
 
 validate  Check a suite's structure. Exit 0 if valid.
 init      Write example-suite.json (default: the current directory), whose cases

@@ -78,6 +78,9 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         timeout: options.timeout,
         keep: options.keep,
         concurrency: options.concurrency,
+        allowEnv: options.allowEnv,
+        allowSecrets: options.allowSecrets,
+        sandbox: options.sandbox,
       });
       const reporter = addReporterOnce(vitest, hooks.reporter ?? new GzBenchReporter(reporterOptions(options)));
       reporter.addSuiteMatcher(isSuite);

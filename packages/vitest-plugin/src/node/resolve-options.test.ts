@@ -11,6 +11,9 @@ describe('resolveOptions', () => {
       report: '.gz-bench/report.json',
       concurrency: 1,
       table: true,
+      allowEnv: [],
+      allowSecrets: false,
+      sandbox: 'auto',
     });
   });
 
@@ -25,6 +28,9 @@ describe('resolveOptions', () => {
         GZ_BENCH_CONCURRENCY: '4',
         GZ_BENCH_INCLUDE: 'a/*.json, b/*.json',
         GZ_BENCH_TABLE: '0',
+        GZ_BENCH_ALLOW_ENV: 'OPENAI_API_KEY, GH_TOKEN',
+        GZ_BENCH_ALLOW_SECRETS: 'yes',
+        GZ_BENCH_SANDBOX: 'none',
       },
     );
     expect(resolved).toEqual({
@@ -35,6 +41,9 @@ describe('resolveOptions', () => {
       report: false,
       concurrency: 4,
       table: false,
+      allowEnv: ['OPENAI_API_KEY', 'GH_TOKEN'],
+      allowSecrets: true,
+      sandbox: 'none',
     });
   });
 
@@ -63,6 +72,8 @@ describe('resolveOptions', () => {
     [{}, { GZ_BENCH_TIMEOUT: 'abc' }, 'GZ_BENCH_TIMEOUT must be a number, got "abc"'],
     [{}, { GZ_BENCH_KEEP: 'maybe' }, 'GZ_BENCH_KEEP must be true or false, got "maybe"'],
     [{}, { GZ_BENCH_CONCURRENCY: '0' }, 'gz-bench option "concurrency" must be a positive integer, got 0'],
+    [{ allowEnv: ['API KEY'] }, {}, 'gz-bench option "allowEnv" must list environment variable names, got "API KEY"'],
+    [{}, { GZ_BENCH_SANDBOX: 'docker' }, 'gz-bench option "sandbox" must be auto, bwrap or none, got "docker"'],
   ])('rejects %j with env %j', (options, env, message) => {
     expect(() => resolveOptions(options, env)).toThrow(new OptionsError(message));
   });

@@ -1,5 +1,5 @@
 import { MAX_TIMEOUT_SEC } from '@gz-bench/core';
-import type { GzBenchOptions, ResolvedGzBenchOptions } from '../shared/options.js';
+import type { GzBenchOptions, ResolvedGzBenchOptions, SandboxMode } from '../shared/options.js';
 
 /** Raised for an option or `GZ_BENCH_*` variable that cannot be used; its message says which and why. */
 export class OptionsError extends Error {
@@ -21,7 +21,13 @@ const DEFAULTS: ResolvedGzBenchOptions = {
   report: '.gz-bench/report.json',
   concurrency: 1,
   table: true,
+  allowEnv: [],
+  allowSecrets: false,
+  sandbox: 'auto',
 };
+
+const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'bwrap', 'none'];
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Applies defaults, then `GZ_BENCH_*` overrides from `env`, and validates the result. Never mutates `options`. */
 export function resolveOptions(
@@ -40,7 +46,15 @@ export function resolveOptions(
   if (merged.timeout !== undefined) positiveNumber('timeout', merged.timeout);
   positiveInteger('concurrency', merged.concurrency);
   if (merged.report === '') throw new OptionsError('gz-bench option "report" must be a path or false');
-  return { ...merged, include };
+  const allowEnv = [...merged.allowEnv];
+  const badName = allowEnv.find((name) => !ENV_NAME.test(name));
+  if (badName !== undefined) {
+    throw new OptionsError(`gz-bench option "allowEnv" must list environment variable names, got "${badName}"`);
+  }
+  if (!SANDBOX_MODES.includes(merged.sandbox)) {
+    throw new OptionsError(`gz-bench option "sandbox" must be auto, bwrap or none, got "${String(merged.sandbox)}"`);
+  }
+  return { ...merged, include, allowEnv };
 }
 
 function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
@@ -63,6 +77,12 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   if (concurrency !== undefined) options.concurrency = parseNumber('GZ_BENCH_CONCURRENCY', concurrency);
   const table = value('GZ_BENCH_TABLE');
   if (table !== undefined) options.table = parseBoolean('GZ_BENCH_TABLE', table);
+  const allowEnv = value('GZ_BENCH_ALLOW_ENV');
+  if (allowEnv !== undefined) options.allowEnv = allowEnv.split(',').map((name) => name.trim()).filter(Boolean);
+  const allowSecrets = value('GZ_BENCH_ALLOW_SECRETS');
+  if (allowSecrets !== undefined) options.allowSecrets = parseBoolean('GZ_BENCH_ALLOW_SECRETS', allowSecrets);
+  const sandbox = value('GZ_BENCH_SANDBOX');
+  if (sandbox !== undefined) options.sandbox = sandbox as SandboxMode;
   return options;
 }
 

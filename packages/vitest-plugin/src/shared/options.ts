@@ -17,7 +17,22 @@ export interface GzBenchOptions {
   concurrency?: number;
   /** Print the gz-bench table after Vitest's own output. Overridden by `GZ_BENCH_TABLE`. @default true */
   table?: boolean;
+  /**
+   * Environment variables of the harness that every case's commands receive, beside each case's own
+   * `allowEnv` (API keys the agent needs). Everything else stays out. Overridden by `GZ_BENCH_ALLOW_ENV` (comma-separated).
+   */
+  allowEnv?: string[];
+  /** Copy secret-looking files of fixture repositories into workspaces too. Overridden by `GZ_BENCH_ALLOW_SECRETS`. @default false */
+  allowSecrets?: boolean;
+  /**
+   * Where the commands run: `bwrap` (bubblewrap: host read-only, only the case's files writable, private
+   * processes, optional network cut), `none`, or `auto` (bwrap when it works here). Overridden by `GZ_BENCH_SANDBOX`. @default 'auto'
+   */
+  sandbox?: SandboxMode;
 }
+
+/** How cases are confined. */
+export type SandboxMode = 'auto' | 'bwrap' | 'none';
 
 /** Plugin options with every default applied and every override resolved. */
 export interface ResolvedGzBenchOptions {
@@ -28,10 +43,16 @@ export interface ResolvedGzBenchOptions {
   report: string | false;
   concurrency: number;
   table: boolean;
+  allowEnv: string[];
+  allowSecrets: boolean;
+  sandbox: SandboxMode;
 }
 
 /** What the workers need of the options; it crosses to them through Vitest's `provide`. */
-export type WorkerOptions = Pick<ResolvedGzBenchOptions, 'cmd' | 'timeout' | 'keep' | 'concurrency'>;
+export type WorkerOptions = Pick<
+  ResolvedGzBenchOptions,
+  'cmd' | 'timeout' | 'keep' | 'concurrency' | 'allowEnv' | 'allowSecrets' | 'sandbox'
+>;
 
 /** The key under which the worker options are provided to test workers. */
 export const PROVIDE_KEY = 'gzBench';

@@ -1,0 +1,17 @@
+/** A vitest.config.ts that uses the gzBench plugin with these options (serialized, never pasted). */
+export function pluginConfig(options: Record<string, unknown>): string {
+  return [
+    "import { gzBench } from '@gz-bench/vitest-plugin';",
+    "import { defineConfig } from 'vitest/config';",
+    `export default defineConfig({ plugins: [gzBench(${JSON.stringify(options)})] });`,
+    '',
+  ].join('\n');
+}
+
+/** The package.json and vitest.config.ts of a user's ESM project that runs suites with the plugin. */
+export function pluginProjectFiles(options: Record<string, unknown>): Record<string, string | object> {
+  return {
+    'package.json': { name: 'bench-user', private: true, type: 'module' },
+    'vitest.config.ts': pluginConfig(options),
+  };
+}
