@@ -132,7 +132,9 @@ const caseSettings = {
   protect: z
     .array(fixturePath)
     .optional()
-    .describe('Fixture paths (files or directories) restored before the checks; any change the agent made fails the case as tampered.'),
+    .describe(
+      'Fixture paths (files or directories) restored before the checks; any change the agent made fails the case as tampered.',
+    ),
   allowEnv: z
     .array(envName)
     .optional()
@@ -140,7 +142,9 @@ const caseSettings = {
   realHome: z
     .boolean()
     .optional()
-    .describe("Give the commands the harness's real HOME instead of a fresh one per case (agents that keep logins there)."),
+    .describe(
+      "Give the commands the harness's real HOME instead of a fresh one per case (agents that keep logins there).",
+    ),
   network: z
     .boolean()
     .optional()

@@ -78,7 +78,11 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   const table = value('GZ_BENCH_TABLE');
   if (table !== undefined) options.table = parseBoolean('GZ_BENCH_TABLE', table);
   const allowEnv = value('GZ_BENCH_ALLOW_ENV');
-  if (allowEnv !== undefined) options.allowEnv = allowEnv.split(',').map((name) => name.trim()).filter(Boolean);
+  if (allowEnv !== undefined)
+    options.allowEnv = allowEnv
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
   const allowSecrets = value('GZ_BENCH_ALLOW_SECRETS');
   if (allowSecrets !== undefined) options.allowSecrets = parseBoolean('GZ_BENCH_ALLOW_SECRETS', allowSecrets);
   const sandbox = value('GZ_BENCH_SANDBOX');
