@@ -14,6 +14,10 @@ import { runCli } from './support/run.js';
 import { nodeCommand, sh } from './support/shell.js';
 import { suite } from './support/suite.js';
 
+// Several agents here write markers and pid files outside their workspace to prove what happened,
+// which the bwrap sandbox (the default where it works) forbids; the sandbox has tests of its own.
+const UNSANDBOXED = ['--sandbox', 'none'];
+
 // End-to-end tests of the `gz-bench` bin: every test starts the real CLI, which drives a real Vitest
 // over suites in a temp project and runs real agent processes (tiny node scripts in fixtures/agents).
 
@@ -51,7 +55,9 @@ function parseReport(result: Result): Report {
 /** Runs `gz-bench run <suite.json> --cmd <cmd> --json …extra` on one suite in a fresh project. */
 async function runSuite(spec: object, cmd: string, extra: string[] = []): Promise<{ result: Result; report: Report }> {
   const temp = await project({ 'suite.json': spec });
-  const result = await runCli(['run', 'suite.json', '--cmd', cmd, '--json', ...extra], { cwd: temp.dir });
+  const result = await runCli(['run', ...UNSANDBOXED, 'suite.json', '--cmd', cmd, '--json', ...extra], {
+    cwd: temp.dir,
+  });
   if (result.exitCode === 2 || result.stdout === '') {
     throw new Error(`gz-bench exited ${result.exitCode}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
   }
@@ -149,7 +155,7 @@ describe.concurrent('gz-bench CLI', () => {
     for (const [name, args, message] of cases) {
       it(`rejects ${name}`, async ({ expect }) => {
         const temp = await project({ 'suite.json': ONE_CASE });
-        expectUsageError(expect, await runCli(['run', ...args], { cwd: temp.dir }), message);
+        expectUsageError(expect, await runCli(['run', ...UNSANDBOXED, ...args], { cwd: temp.dir }), message);
       });
     }
   });
@@ -166,7 +172,7 @@ describe.concurrent('gz-bench CLI', () => {
       };
       expect(written.cases.length).toBeGreaterThan(0);
 
-      const run = await runCli(['run', 'example-suite.json', '--cmd', 'echo done'], { cwd: temp.dir });
+      const run = await runCli(['run', ...UNSANDBOXED, 'example-suite.json', '--cmd', 'echo done'], { cwd: temp.dir });
       expect(run.exitCode).toBe(0);
       const rows = tableRows(String(run.stdout));
       expect(rows.map((row) => row.split(/\s+/)[0])).toEqual(written.cases.map((c) => c.id));
@@ -254,7 +260,7 @@ describe.concurrent('gz-bench CLI', () => {
       const invalidSuite = suite('s', [{ id: 'a', prompt: 'p', checks: [{ kind: 'outputMatches', pattern: '(' }] }]);
       const temp = await project({ 's.json': invalidSuite });
       const marker = join(temp.dir, 'agent-ran');
-      const result = await runCli(['run', 's.json', '--cmd', `touch ${sh(marker)}`], { cwd: temp.dir });
+      const result = await runCli(['run', ...UNSANDBOXED, 's.json', '--cmd', `touch ${sh(marker)}`], { cwd: temp.dir });
       expectUsageError(
         expect,
         result,
@@ -272,7 +278,9 @@ describe.concurrent('gz-bench CLI', () => {
           { id: 'write-hello', prompt: 'p', checks: [{ kind: 'fileContains', path: 'hello.txt', text: 'hi' }] },
         ]),
       });
-      const result = await runCli(['run', 'suite.json', '--cmd', 'echo hi > hello.txt'], { cwd: temp.dir });
+      const result = await runCli(['run', ...UNSANDBOXED, 'suite.json', '--cmd', 'echo hi > hello.txt'], {
+        cwd: temp.dir,
+      });
       expect(result.exitCode).toBe(0);
       expect(tableRows(String(result.stdout))).toEqual([expect.stringMatching(/^write-hello\s+PASS\s+1\/1\s+\d+ms$/)]);
       expect(result.stdout).toContain('1 case: 1 passed, 0 failed');
@@ -285,7 +293,9 @@ describe.concurrent('gz-bench CLI', () => {
           { id: 'write-world', prompt: 'p', checks: [{ kind: 'fileExists', path: 'world.txt' }] },
         ]),
       });
-      const result = await runCli(['run', 'suite.json', '--cmd', 'echo hi > hello.txt'], { cwd: temp.dir });
+      const result = await runCli(['run', ...UNSANDBOXED, 'suite.json', '--cmd', 'echo hi > hello.txt'], {
+        cwd: temp.dir,
+      });
       expect(result.exitCode).toBe(1);
       expect(result.stdout).toMatch(/^id\s{2,}result {2}checks {2}time\s{2,}first failure$/m);
       expect(tableRows(String(result.stdout))).toEqual([
@@ -352,9 +362,12 @@ describe.concurrent('gz-bench CLI', () => {
           { id: 'second', prompt: 'two', checks: [{ kind: 'fileExists', path: 'out.txt' }] },
         ]),
       });
-      const result = await runCli(['run', 'suite.json', '--keep', '--cmd', 'printf %s {{prompt}} > out.txt'], {
-        cwd: temp.dir,
-      });
+      const result = await runCli(
+        ['run', ...UNSANDBOXED, 'suite.json', '--keep', '--cmd', 'printf %s {{prompt}} > out.txt'],
+        {
+          cwd: temp.dir,
+        },
+      );
       const kept = [...String(result.stdout).matchAll(/^kept workspace (\S+): (.+)$/gm)].map(
         ([, id, path]) => [id as string, path as string] as const,
       );
@@ -393,7 +406,9 @@ describe.concurrent('gz-bench CLI', () => {
         ]),
       });
       const two = join(elsewhere.dir, 'b/nested/two.json');
-      const result = await runCli(['run', 'a/one.json', two, '--cmd', 'echo hi', '--json'], { cwd: temp.dir });
+      const result = await runCli(['run', ...UNSANDBOXED, 'a/one.json', two, '--cmd', 'echo hi', '--json'], {
+        cwd: temp.dir,
+      });
       expect(result.exitCode).toBe(1);
       const report = parseReport(result);
       expect(report.summary).toEqual({ total: 3, passed: 2, failed: 1 });
@@ -424,10 +439,10 @@ describe.concurrent('gz-bench CLI', () => {
         { id: 'echo', prompt, checks: [{ kind: 'outputMatches', pattern: '^args-ok$', flags: 'm' }] },
       ]);
       await temp.write('suite.json', spec);
-      const result = await runCli(['run', 'suite.json', '--json', '--keep', '--cmd', template], {
-        cwd: temp.dir,
-        env: { ECHO_ARGS_OUT: out },
-      });
+      const result = await runCli(
+        ['run', ...UNSANDBOXED, 'suite.json', '--json', '--keep', '--allow-env', 'ECHO_ARGS_OUT', '--cmd', template],
+        { cwd: temp.dir, env: { ECHO_ARGS_OUT: out } },
+      );
       const report = parseReport(result);
       const workspace = resultOf(report, 'echo').workspace as string;
       removeLater(workspace);
@@ -561,7 +576,7 @@ describe.concurrent('gz-bench CLI', () => {
         suite('interrupted', [{ id: 'hangs', prompt: agent('grandchildren.mjs', pidFile), timeoutSec: 120 }]),
       );
       // runCli hands back execa's subprocess; it is typed as a plain promise of its result.
-      const cli = runCli(['run', 'suite.json', '--json', '--cmd', SCRIPT_CMD], {
+      const cli = runCli(['run', ...UNSANDBOXED, 'suite.json', '--json', '--cmd', SCRIPT_CMD], {
         cwd: temp.dir,
         env: { TMPDIR: tmp },
       }) as ResultPromise;
@@ -807,14 +822,18 @@ describe.concurrent('gz-bench CLI', () => {
         'suite.txt': suite('txt', [{ id: 'a', prompt: 'p', checks: [{ kind: 'outputMatches', pattern: 'never' }] }]),
       });
       expect((await runCli(['validate', 'suite.txt'], { cwd: temp.dir })).exitCode).toBe(0);
-      const result = await runCli(['run', 'suite.txt', '--cmd', 'echo hi', '--json'], { cwd: temp.dir });
+      const result = await runCli(['run', ...UNSANDBOXED, 'suite.txt', '--cmd', 'echo hi', '--json'], {
+        cwd: temp.dir,
+      });
       expect(result.exitCode).toBe(1);
       expect(JSON.parse(String(result.stdout)).summary).toEqual({ total: 1, passed: 0, failed: 1 });
     });
 
     it('rejects a --timeout beyond a day, which timers cannot wait', async ({ expect }) => {
       const temp = await project({ 'suite.json': suite('t', [{ id: 'a', prompt: 'p' }]) });
-      const result = await runCli(['run', 'suite.json', '--cmd', 'true', '--timeout', '999999999'], { cwd: temp.dir });
+      const result = await runCli(['run', ...UNSANDBOXED, 'suite.json', '--cmd', 'true', '--timeout', '999999999'], {
+        cwd: temp.dir,
+      });
       expect(result.exitCode).toBe(2);
       expect(String(result.stderr).split('\n')[0]).toBe(
         'gz-bench: --timeout must be a positive number of seconds up to 86400, got "999999999"',

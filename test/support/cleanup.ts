@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { afterAll } from 'vitest';
 import { createTempProject, type TempProject } from './project.js';
 
@@ -6,7 +7,7 @@ import { createTempProject, type TempProject } from './project.js';
 export interface FileCleanup {
   /** A temp project with these files (see createTempProject), removed after the file. */
   project(files?: Record<string, string | object>): Promise<TempProject>;
-  /** Removes a path the run left behind, such as a kept workspace, after the file. */
+  /** Removes a path the run left behind after the file; a kept workspace goes with its whole case area. */
   removeLater(path: string): void;
 }
 
@@ -23,7 +24,9 @@ export function cleanupAfterAll(): FileCleanup {
       return created;
     },
     removeLater(path) {
-      cleanups.push(() => rm(path, { recursive: true, force: true }));
+      // A kept workspace is `gz-bench-…/workspace`; its HOME and TMPDIR are beside it.
+      const area = basename(path) === 'workspace' && basename(dirname(path)).startsWith('gz-bench-');
+      cleanups.push(() => rm(area ? dirname(path) : path, { recursive: true, force: true }));
     },
   };
 }

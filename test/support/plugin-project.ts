@@ -1,9 +1,13 @@
-/** A vitest.config.ts that uses the gzBench plugin with these options (serialized, never pasted). */
+/**
+ * A vitest.config.ts that uses the gzBench plugin with these options (serialized, never pasted).
+ * Unsandboxed unless the options say otherwise: instrumented agents write markers outside their
+ * workspace, which the bwrap sandbox forbids; the sandbox has tests of its own.
+ */
 export function pluginConfig(options: Record<string, unknown>): string {
   return [
     "import { gzBench } from '@gz-bench/vitest-plugin';",
     "import { defineConfig } from 'vitest/config';",
-    `export default defineConfig({ plugins: [gzBench(${JSON.stringify(options)})] });`,
+    `export default defineConfig({ plugins: [gzBench(${JSON.stringify({ sandbox: 'none', ...options })})] });`,
     '',
   ].join('\n');
 }

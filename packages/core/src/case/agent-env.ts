@@ -1,11 +1,40 @@
-/** Variables of the harness itself (Vitest's and gz-bench's own settings) that agents never see. */
-const HARNESS_VARIABLE = /^(VITEST|GZ_BENCH_)/;
+/** Variables of the harness that every command gets, when the harness has them. */
+export const PASSED_ENV = ['PATH', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'TZ', 'CI'] as const;
 
-/** The environment that setup, the agent and command checks start from: the caller's, less the harness's own variables. */
-export function agentBaseEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** What a case's commands may know of the harness's environment. */
+export interface CaseEnvOptions {
+  /** The harness's environment. @default process.env */
+  source?: NodeJS.ProcessEnv;
+  /** The case's own HOME directory. */
+  home: string;
+  /** The case's own temp directory. */
+  tmp: string;
+  /** Further variables of the harness to pass on, by name (API keys the agent needs). */
+  allowEnv?: readonly string[];
+  /** Pass the harness's real HOME instead of the case's. @default false */
+  realHome?: boolean;
+}
+
+/**
+ * The environment of setup, the agent and command checks: a minimal one, so that the harness's API
+ * keys, tokens and settings reach an agent only when named. PATH, SHELL, TERM, LANG, LC_ALL, TZ and CI
+ * pass through; HOME and TMPDIR (TMP, TEMP) are the case's own; `allowEnv` adds variables by name.
+ */
+export function caseEnv(options: CaseEnvOptions): Record<string, string> {
+  const source = options.source ?? process.env;
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(source)) {
-    if (value !== undefined && !HARNESS_VARIABLE.test(name)) env[name] = value;
+  for (const name of [...PASSED_ENV, ...(options.allowEnv ?? [])]) {
+    const value = source[name];
+    if (value !== undefined) env[name] = value;
   }
+  env.PATH ??= FALLBACK_PATH;
+  env.SHELL ??= '/bin/sh';
+  const realHome = options.realHome ? source.HOME : undefined;
+  env.HOME = realHome ?? options.home;
+  env.TMPDIR = options.tmp;
+  env.TMP = options.tmp;
+  env.TEMP = options.tmp;
   return env;
 }

@@ -1,2 +1,2 @@
-export { agentBaseEnv } from './agent-env.js';
+export { type CaseEnvOptions, caseEnv, PASSED_ENV } from './agent-env.js';
 export { caseBudgetMs, caseTimeoutSec, type RunCaseOptions, runCase } from './run-case.js';

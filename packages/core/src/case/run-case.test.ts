@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Case } from '../suite/schema.js';
-import { agentBaseEnv } from './agent-env.js';
 import { caseBudgetMs, caseTimeoutSec, runCase } from './run-case.js';
 
 let outside: string;
@@ -38,21 +37,63 @@ describe('runCase', () => {
     expect(result.error).toBeUndefined();
     expect(result.agent).toMatchObject({ exitCode: 0, timedOut: false, outputTail: 'agent says hi\n' });
     const workspace = (await readFile(join(outside, 'cwd'), 'utf8')).trim();
-    expect(basename(workspace)).toMatch(/^gz-bench-/);
-    expect(existsSync(workspace)).toBe(false);
+    expect(basename(workspace)).toBe('workspace');
+    expect(basename(dirname(workspace))).toMatch(/^gz-bench-/);
+    expect(existsSync(dirname(workspace))).toBe(false);
   });
 
-  it('gives the agent the prompt and workspace in GZ_BENCH_PROMPT and GZ_BENCH_DIR, and no harness variables', async () => {
-    const result = await runCase(base({ prompt: 'p "q" $(r)' }), {
+  it('gives the commands a minimal environment: the prompt, the workspace, their own HOME and TMPDIR, and only allowed variables', async () => {
+    const source = {
+      PATH: process.env.PATH,
+      HOME: '/home/harness',
+      LANG: 'C.UTF-8',
+      OPENAI_API_KEY: 'sk-secret',
+      GH_TOKEN: 'ghp-secret',
+      VITEST_POOL_ID: '1',
+      GZ_BENCH_CMD: 'x',
+    };
+    const result = await runCase(base({ prompt: 'p "q" $(r)', allowEnv: ['GH_TOKEN'] }), {
       cmd: `env > '${outside}/env'; [ "$GZ_BENCH_DIR" = "$(pwd)" ] && [ "$GZ_BENCH_DIR" = {{dir}} ]`,
-      env: agentBaseEnv({ PATH: process.env.PATH, VITEST_POOL_ID: '1', GZ_BENCH_CMD: 'x', KEEP_ME: 'yes' }),
+      env: source,
+      allowEnv: ['OPENAI_API_KEY'],
     });
     expect(result.agent?.exitCode).toBe(0);
-    const env = await readFile(join(outside, 'env'), 'utf8');
-    expect(env).toContain('GZ_BENCH_PROMPT=p "q" $(r)\n');
-    expect(env).toContain('KEEP_ME=yes');
-    expect(env).not.toContain('VITEST_POOL_ID');
-    expect(env).not.toContain('GZ_BENCH_CMD');
+    const env = Object.fromEntries(
+      (await readFile(join(outside, 'env'), 'utf8'))
+        .trim()
+        .split('\n')
+        .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    const area = dirname(env.GZ_BENCH_DIR ?? '');
+    expect(env).toMatchObject({
+      PATH: process.env.PATH,
+      LANG: 'C.UTF-8',
+      OPENAI_API_KEY: 'sk-secret',
+      GH_TOKEN: 'ghp-secret',
+      HOME: join(area, 'home'),
+      TMPDIR: join(area, 'tmp'),
+    });
+    expect(env.GZ_BENCH_CASE_TOKEN).toMatch(/^[0-9a-f]{32}$/);
+    expect(env).not.toHaveProperty('VITEST_POOL_ID');
+    expect(env).not.toHaveProperty('GZ_BENCH_CMD');
+    // Variables the shell sets itself (PWD, SHLVL, _) aside, nothing else of the harness gets through.
+    const harnessOnly = Object.keys(env).filter(
+      (name) =>
+        !/^(PWD|OLDPWD|SHLVL|_|GIT_.*|GZ_BENCH_(PROMPT|DIR|CASE_TOKEN)|PATH|LANG|HOME|TMPDIR|TMP|TEMP|SHELL|OPENAI_API_KEY|GH_TOKEN)$/.test(
+          name,
+        ),
+    );
+    expect(harnessOnly).toEqual([]);
+  });
+
+  it('gives the real HOME only when the case asks for it', async () => {
+    const result = await runCase(base({ realHome: true }), {
+      cmd: `printf %s "$HOME" > '${outside}/home'`,
+      env: { PATH: process.env.PATH, HOME: '/home/harness' },
+    });
+    expect(result.passed).toBe(true);
+    expect(await readFile(join(outside, 'home'), 'utf8')).toBe('/home/harness');
   });
 
   it('records the agent exit code without asserting it', async () => {

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { signalProcessGroup } from './kill-tree.js';
+import { killByTokenSync } from './sweep.js';
 
 // What cases have running or on disk in this process. If the harness process ends while they run
 // (Ctrl-C, SIGTERM from a pool shutting a worker down, process.exit), the process groups are killed
@@ -7,6 +8,7 @@ import { signalProcessGroup } from './kill-tree.js';
 // parent signal reaches them otherwise, and no `finally` runs in a process that a signal ends.
 const liveGroups = new Set<number>();
 const liveWorkspaces = new Set<string>();
+const liveTokens = new Set<string>();
 const EXIT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 let installed = false;
 
@@ -15,9 +17,17 @@ export function trackProcessGroup(groupId: number): () => void {
   return track(liveGroups, groupId);
 }
 
-/** Records a workspace to remove should the process end before the returned function is called. */
-export function trackWorkspace(dir: string): () => void {
-  return track(liveWorkspaces, dir);
+/**
+ * Records a case's directory to remove, and its token to sweep (processes that left their group),
+ * should the process end before the returned function is called.
+ */
+export function trackWorkspace(dir: string, token?: string): () => void {
+  const untrackDir = track(liveWorkspaces, dir);
+  const untrackToken = token === undefined ? undefined : track(liveTokens, token);
+  return () => {
+    untrackDir();
+    untrackToken?.();
+  };
 }
 
 function track<T>(set: Set<T>, item: T): () => void {
@@ -31,6 +41,8 @@ function track<T>(set: Set<T>, item: T): () => void {
 function cleanUp(): void {
   for (const groupId of liveGroups) signalProcessGroup(groupId, 'SIGKILL');
   liveGroups.clear();
+  for (const token of liveTokens) killByTokenSync(token, { timeoutMs: 1000 });
+  liveTokens.clear();
   for (const dir of liveWorkspaces) {
     try {
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });

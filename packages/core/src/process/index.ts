@@ -1,3 +1,14 @@
+export { type DiskUsage, diskUsage } from './disk-usage.js';
 export { DEFAULT_OUTPUT_LIMIT_BYTES, outputTail } from './output-buffer.js';
 export { DEFAULT_KILL_GRACE_MS, runProcess } from './run-process.js';
+export {
+  probeSandbox,
+  type ResolvedSandbox,
+  resolveSandbox,
+  type SandboxArgvOptions,
+  SandboxError,
+  type SandboxMode,
+  type SandboxProbe,
+  sandboxArgv,
+} from './sandbox.js';
 export type * from './types.js';

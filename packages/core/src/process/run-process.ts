@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { watchDiskUsage } from './disk-usage.js';
 import { trackProcessGroup } from './exit-cleanup.js';
 import { signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, OutputBuffer } from './output-buffer.js';
-import type { ProcessResult, RunProcessOptions } from './types.js';
+import { killAndAwait, readSandboxInit, SANDBOX_INFO_FD } from './sandbox-init.js';
+import type { DiskLimit, LimitExceeded, ProcessResult, RunProcessOptions } from './types.js';
 
 export { outputTail } from './output-buffer.js';
 
@@ -28,6 +30,12 @@ interface ResolvedRunProcessOptions {
   signal: AbortSignal | undefined;
   killGraceMs: number;
   outputLimitBytes: number;
+  maxOutputBytes: number;
+  maxDiskBytes: DiskLimit | undefined;
+  /** What to spawn: `/bin/sh -c command`, or the same behind a sandbox's argv. */
+  file: string;
+  args: string[];
+  sandboxed: boolean;
 }
 
 interface ChildExit {
@@ -36,7 +44,7 @@ interface ChildExit {
   at: number;
 }
 
-type TerminationReason = 'timeout' | 'abort';
+type TerminationReason = 'timeout' | 'abort' | 'limit';
 
 /** Runs a shell command in its own process group and returns what it did; rejects only for harness faults. */
 export async function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
@@ -47,25 +55,31 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   const startedAt = performance.now();
   let child: ChildProcess;
   try {
-    child = spawn('/bin/sh', ['-c', settings.command], {
+    child = spawn(settings.file, settings.args, {
       cwd: settings.cwd,
       env: settings.env,
-      // The shell leads a new process group, so the whole tree can be signalled as one.
+      // The shell (or the sandbox's bwrap) leads a new process group, so the whole tree can be signalled as one.
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // A sandbox launcher gets one more pipe, on which bwrap reports its pid 1 (see sandbox-init.ts).
+      stdio: settings.sandboxed ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     });
   } catch (error) {
     // Synchronous failures: invalid arguments such as a NUL byte in the command or env.
     return notStarted(output, { spawnError: errorMessage(error) });
   }
 
+  // Set once the group can be signalled; output arriving before that is checked right after.
+  let checkOutputLimit = (): void => {};
   const streams = [child.stdout, child.stderr].filter((stream): stream is Readable => stream !== null);
-  const streamsClosed = Promise.all(streams.map(collectInto(output)));
+  const streamsClosed = Promise.all(streams.map(collectInto(output, () => checkOutputLimit())));
+  const infoStream = settings.sandboxed ? (child.stdio[SANDBOX_INFO_FD] as Readable | null) : null;
+  const sandboxInit = infoStream === null ? Promise.resolve(undefined) : readSandboxInit(infoStream);
   const exited = waitForExit(child);
 
   const spawnFailure = await waitForSpawn(child);
   if (spawnFailure !== undefined) {
     for (const stream of streams) stream.destroy();
+    infoStream?.destroy();
     return notStarted(output, { spawnError: await describeSpawnError(spawnFailure, settings.cwd) });
   }
   // A successful spawn always has a pid; it doubles as the process group id.
@@ -73,11 +87,25 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
 
   const untrack = trackProcessGroup(groupId);
   const terminator = new GroupTerminator(groupId, settings.killGraceMs);
+  let limitExceeded: LimitExceeded | undefined;
+  const endForLimit = (kind: LimitExceeded['kind'], limitBytes: number, observedBytes: number): void => {
+    // The first reason to end the tree wins; a limit found after a timeout does not rewrite history.
+    if (terminator.terminate('limit')) limitExceeded = { kind, limitBytes, observedBytes };
+  };
+  checkOutputLimit = () => {
+    if (output.totalBytes > settings.maxOutputBytes) endForLimit('output', settings.maxOutputBytes, output.totalBytes);
+  };
+  checkOutputLimit();
+  const disk = settings.maxDiskBytes;
+  const stopDiskWatch =
+    disk === undefined ? undefined : watchDiskUsage(disk, (bytes) => endForLimit('disk', disk.limit, bytes));
   const timer =
     Number.isFinite(settings.timeoutMs) && settings.timeoutMs <= MAX_TIMER_MS
       ? setTimeout(() => terminator.terminate('timeout'), Math.max(0, settings.timeoutMs))
       : undefined;
-  const onAbort = (): void => terminator.terminate('abort');
+  const onAbort = (): void => {
+    terminator.terminate('abort');
+  };
   settings.signal?.addEventListener('abort', onAbort, { once: true });
   // The signal may have fired while the shell was starting, before the listener existed.
   if (settings.signal?.aborted) onAbort();
@@ -88,10 +116,17 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   } finally {
     clearTimeout(timer);
     settings.signal?.removeEventListener('abort', onAbort);
+    checkOutputLimit = () => {};
+    // Awaited so that no walk of the caller's directory is still running once the result is back.
+    await stopDiskWatch?.();
   }
 
   // Whatever the shell left behind (`sleep 100 &`, a tree still in its grace period) ends now.
   await terminator.finish();
+  // A sandbox's pid 1 is outside the group; it ends last, once every process in the sandbox has.
+  const init = await settleWithin(sandboxInit, STREAM_DRAIN_MS);
+  if (init !== undefined) await killAndAwait(init, Date.now() + EXIT_AFTER_SIGKILL_MS);
+  infoStream?.destroy();
   untrack();
   await settleWithin(streamsClosed, STREAM_DRAIN_MS);
   for (const stream of streams) stream.destroy();
@@ -103,6 +138,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
     aborted: terminator.reason === 'abort',
     durationMs: (exit?.at ?? performance.now()) - startedAt,
     output: output.snapshot(),
+    ...(limitExceeded && { limitExceeded }),
   };
 }
 
@@ -126,12 +162,14 @@ class GroupTerminator {
     });
   }
 
-  terminate(reason: TerminationReason): void {
-    if (this.reason !== undefined) return;
+  /** Starts ending the group; false when it was already being ended for another reason. */
+  terminate(reason: TerminationReason): boolean {
+    if (this.reason !== undefined) return false;
     this.reason = reason;
     signalProcessGroup(this.groupId, 'SIGTERM');
     this.#graceDeadline = Date.now() + this.graceMs;
     this.#graceTimer = setTimeout(() => this.#kill(), this.graceMs);
+    return true;
   }
 
   async finish(): Promise<void> {
@@ -139,6 +177,12 @@ class GroupTerminator {
     // exited shell's leftovers get none, as they were never asked to stop.
     if (this.reason !== undefined) await waitForProcessGroupExit(this.groupId, this.#graceDeadline);
     this.#kill();
+    // SIGKILL is not instant for every member. In a bwrap sandbox, bwrap exits as soon as the
+    // command does, while the sandbox's pid 1 (still in this group) is only then killing the rest
+    // of the pid namespace, setsid daemons included: it counts as running until they are all gone.
+    // Waiting for it means no process of the command outlives the result. Bounded, for processes
+    // stuck in uninterruptible IO.
+    await waitForProcessGroupExit(this.groupId, Date.now() + EXIT_AFTER_SIGKILL_MS);
   }
 
   #kill(): void {
@@ -149,6 +193,12 @@ class GroupTerminator {
 }
 
 function resolveRunProcessOptions(options: RunProcessOptions): ResolvedRunProcessOptions {
+  const sandboxArgv = options.sandbox?.argv;
+  if (sandboxArgv !== undefined && (sandboxArgv[0] === undefined || sandboxArgv[0] === '')) {
+    throw new RangeError('sandbox.argv must start with an executable');
+  }
+  assertLimit('maxOutputBytes', options.maxOutputBytes);
+  assertLimit('maxDiskBytes.limit', options.maxDiskBytes?.limit);
   return {
     command: options.command,
     cwd: options.cwd,
@@ -157,14 +207,30 @@ function resolveRunProcessOptions(options: RunProcessOptions): ResolvedRunProces
     signal: options.signal,
     killGraceMs: Math.max(0, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS),
     outputLimitBytes: options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES,
+    maxOutputBytes: options.maxOutputBytes ?? Number.POSITIVE_INFINITY,
+    // Copied, so that a caller changing its object mid-run cannot move the watched path.
+    maxDiskBytes: options.maxDiskBytes && { ...options.maxDiskBytes },
+    sandboxed: sandboxArgv !== undefined,
+    file: sandboxArgv?.[0] ?? '/bin/sh',
+    args:
+      sandboxArgv === undefined ? ['-c', options.command] : [...sandboxArgv.slice(1), '/bin/sh', '-c', options.command],
   };
 }
 
-/** Appends a stream's bytes to `output` in arrival order; resolves when the stream closes. */
-function collectInto(output: OutputBuffer): (stream: Readable) => Promise<void> {
+function assertLimit(name: string, value: number | undefined): void {
+  if (value !== undefined && !(value >= 0)) {
+    throw new RangeError(`${name} must be a number of bytes >= 0, got ${value}`);
+  }
+}
+
+/** Appends a stream's bytes to `output` in arrival order, calling `onAppend` after each chunk; resolves when the stream closes. */
+function collectInto(output: OutputBuffer, onAppend: () => void): (stream: Readable) => Promise<void> {
   return (stream) =>
     new Promise((resolve) => {
-      stream.on('data', (chunk: Buffer) => output.append(chunk));
+      stream.on('data', (chunk: Buffer) => {
+        output.append(chunk);
+        onAppend();
+      });
       // An error (e.g. from destroy) ends collection; the result reports what arrived until then.
       stream.on('error', () => resolve());
       stream.on('close', () => resolve());

@@ -14,6 +14,34 @@ export interface ProcessResult {
   output: CapturedOutput;
   /** Why the command could not be started at all (e.g. the cwd is gone). */
   spawnError?: string;
+  /** Set when a resource limit ended the command (its whole process tree was killed, as on a timeout). */
+  limitExceeded?: LimitExceeded;
+}
+
+/** Which limit ended a command, and what was seen when it did. */
+export interface LimitExceeded {
+  /** `output`: stdout+stderr bytes; `disk`: bytes of files under the watched path. */
+  kind: 'output' | 'disk';
+  /** The limit that was set. */
+  limitBytes: number;
+  /** What was measured when the limit was found exceeded (the command may have written a little more). */
+  observedBytes: number;
+}
+
+/** A cap on the size of the files under one path, checked by polling while the command runs. */
+export interface DiskLimit {
+  /** The directory (or file) to measure, e.g. the case's area. */
+  path: string;
+  /** Bytes the files under `path` may add up to (sizes of regular files, symlinks not followed). */
+  limit: number;
+  /** Milliseconds between measurements. @default 500 */
+  intervalMs?: number;
+}
+
+/** Runs the command inside a sandbox. */
+export interface SandboxLaunch {
+  /** Executable and arguments put before `/bin/sh -c <command>`, e.g. from `sandboxArgv()`. */
+  argv: string[];
 }
 
 /** Combined stdout+stderr, kept as head and tail when it outgrows the limit. */
@@ -42,4 +70,20 @@ export interface RunProcessOptions {
   killGraceMs?: number;
   /** Bytes of output kept at the head and, again, at the tail. @default 1048576 */
   outputLimitBytes?: number;
+  /**
+   * Ends the whole process tree once stdout+stderr together exceed this many bytes. Unlike
+   * `outputLimitBytes`, which only bounds what is kept, this stops the command. @default no limit
+   */
+  maxOutputBytes?: number;
+  /** Ends the whole process tree once the files under a path exceed a size. @default no limit */
+  maxDiskBytes?: DiskLimit;
+  /**
+   * Runs `argv[0] …argv[1..] /bin/sh -c <command>` instead of `/bin/sh -c <command>`, still as the
+   * leader of a new process group. With bwrap's `--unshare-pid --die-with-parent`, ending the group
+   * ends the whole sandbox, including processes that left the group with setsid(). The launcher gets
+   * a pipe on fd 3: when it reports its pid 1 there (bwrap's `--info-fd 3`), the result also waits
+   * until that process, and so the whole pid namespace, is gone.
+   * @default no sandbox
+   */
+  sandbox?: SandboxLaunch;
 }

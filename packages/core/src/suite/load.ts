@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { invalidJsonError, readSuiteError, type SuiteError, type SuiteOrigin } from './errors.js';
+import { checkFixtures } from './fixtures.js';
 import { findJsonSyntaxError } from './json-syntax.js';
 import { createLineIndex, stripBom } from './position.js';
 import type { Suite } from './schema.js';
@@ -24,7 +25,10 @@ export interface LoadedSuite {
   source: string;
 }
 
-/** Reads, parses and validates a suite file; rejects with a SuiteError for every way it can be unusable. */
+/**
+ * Reads, parses and validates a suite file, and checks the fixture repositories and protected paths it
+ * names; rejects with a SuiteError for every way it can be unusable.
+ */
 export async function loadSuite(file: string, options: LoadSuiteOptions = {}): Promise<LoadedSuite> {
   const origin = originOf(file, options);
   let text: string;
@@ -33,10 +37,12 @@ export async function loadSuite(file: string, options: LoadSuiteOptions = {}): P
   } catch (error) {
     throw readSuiteError(error, origin);
   }
-  return fromText(text, origin);
+  const loaded = fromText(text, origin);
+  await checkFixtures(loaded.suite, origin);
+  return loaded;
 }
 
-/** `loadSuite` for synchronous callers such as a Vite `load` hook. */
+/** `loadSuite` for synchronous callers: structure only, without the checks of fixture repositories on disk. */
 export function loadSuiteSync(file: string, options: LoadSuiteOptions = {}): LoadedSuite {
   const origin = originOf(file, options);
   let text: string;

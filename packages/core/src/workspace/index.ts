@@ -1,1 +1,17 @@
-export { createWorkspace, releaseWorkspace, removeWorkspace, WORKSPACE_PREFIX } from './workspace.js';
+export {
+  assertWorkspaceIntact,
+  CASE_AREA_PREFIX,
+  type CaseArea,
+  createCaseArea,
+  releaseCaseArea,
+  removeCaseArea,
+} from './case-area.js';
+export {
+  type CopyFixtureOptions,
+  copyFixture,
+  type FixtureCopy,
+  FixtureError,
+  type SkippedEntry,
+} from './copy-fixture.js';
+export { createGitBaseline, GIT_SAFE_ENV, GitBaselineError, gitSafeEnv } from './git-baseline.js';
+export { type CleanStaleAreasResult, cleanStaleAreas } from './stale-areas.js';

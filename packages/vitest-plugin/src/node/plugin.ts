@@ -1,14 +1,14 @@
 /// <reference types="vitest/config" />
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSuiteSync, locateCases, SuiteError } from '@gz-bench/core';
+import { cleanStaleAreas, loadSuite, locateCases, resolveSandbox, SuiteError } from '@gz-bench/core';
 import picomatch from 'picomatch';
-import type { Plugin } from 'vite';
+import type { Plugin } from 'vitest/config';
 import type { Vitest } from 'vitest/node';
 import { type GzBenchOptions, PROVIDE_KEY, type ResolvedGzBenchOptions } from '../shared/options.js';
 import { generateInvalidSuiteModule, generateSuiteModule } from './generate-module.js';
 import { GZ_BENCH_REPORTER, GzBenchReporter, type GzBenchReporterOptions } from './reporter.js';
-import { resolveOptions } from './resolve-options.js';
+import { OptionsError, resolveOptions } from './resolve-options.js';
 import { skipViteJsonFor } from './vite-json-compat.js';
 
 const RUNTIME_ID = fileURLToPath(new URL('../runtime/index.js', import.meta.url));
@@ -49,12 +49,12 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       matches = picomatch(options.include, { dot: true });
       skipViteJsonFor(config, isSuite);
     },
-    load(id) {
+    async load(id) {
       if (!isSuite(id)) return null;
       const file = cleanId(id);
       this.addWatchFile(file);
       try {
-        const { suite, source } = loadSuiteSync(file, { displayPath: relative(root, file) });
+        const { suite, source } = await loadSuite(file, { displayPath: relative(root, file) });
         const { code, map } = generateSuiteModule({
           suite,
           file,
@@ -69,7 +69,8 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         return { code: generateInvalidSuiteModule(error.message), moduleType: 'js' };
       }
     },
-    configureVitest({ project, vitest }) {
+    async configureVitest({ project, vitest }) {
+      await prepareRun(vitest, options);
       for (const glob of options.include) {
         if (!project.config.include.includes(glob)) project.config.include.push(glob);
       }
@@ -86,6 +87,27 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       reporter.addSuiteMatcher(isSuite);
     },
   };
+}
+
+let prepared: Promise<void> | undefined;
+
+/**
+ * Once per run, before any case: removes what cases of harness processes that died outright left
+ * behind, and settles the sandbox so that a `bwrap` that cannot work stops the run with its reason,
+ * and `auto` says plainly when it runs cases unconfined.
+ */
+function prepareRun(vitest: Vitest, options: ResolvedGzBenchOptions): Promise<void> {
+  prepared ??= (async () => {
+    await cleanStaleAreas();
+    let sandbox: Awaited<ReturnType<typeof resolveSandbox>>;
+    try {
+      sandbox = await resolveSandbox(options.sandbox);
+    } catch (error) {
+      throw new OptionsError(`gz-bench option "sandbox" is bwrap, but ${(error as Error).message}`);
+    }
+    if (sandbox.note !== undefined) vitest.logger.warn(`gz-bench: ${sandbox.note}`);
+  })();
+  return prepared;
 }
 
 function reporterOptions(options: ResolvedGzBenchOptions): GzBenchReporterOptions {

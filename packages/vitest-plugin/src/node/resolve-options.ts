@@ -1,5 +1,6 @@
+import type { SandboxMode } from '@gz-bench/core';
 import { MAX_TIMEOUT_SEC } from '@gz-bench/core';
-import type { GzBenchOptions, ResolvedGzBenchOptions, SandboxMode } from '../shared/options.js';
+import type { GzBenchOptions, ResolvedGzBenchOptions } from '../shared/options.js';
 
 /** Raised for an option or `GZ_BENCH_*` variable that cannot be used; its message says which and why. */
 export class OptionsError extends Error {

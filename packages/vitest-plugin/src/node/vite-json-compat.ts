@@ -1,4 +1,7 @@
-import type { Plugin, ResolvedConfig } from 'vite';
+import type { Plugin } from 'vitest/config';
+
+// Taken from the hook's own type, so the declarations need no import of `vite`, which this package does not depend on.
+type ResolvedConfig = Parameters<Extract<NonNullable<Plugin['configResolved']>, (...args: never[]) => unknown>>[0];
 
 type TransformHook = (this: unknown, code: string, id: string, ...rest: unknown[]) => unknown;
 

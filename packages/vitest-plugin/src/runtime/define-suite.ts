@@ -1,4 +1,13 @@
-import { type CaseLocation, type CaseResult, runCase, type Suite } from '@gz-bench/core';
+import { dirname } from 'node:path';
+import {
+  type CaseLocation,
+  type CaseResult,
+  type ResolvedSandbox,
+  resolveSandbox,
+  runCase,
+  type Suite,
+  withSuiteSettings,
+} from '@gz-bench/core';
 import { afterAll, inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
 import { createLimit } from './limit.js';
@@ -56,12 +65,17 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
         );
       }
       const cmd = options.cmd;
+      const sandbox = await workerSandbox(options);
       const run = limit(() => {
         const signal = attemptSignal(context.signal);
-        return runCase(testCase, {
+        return runCase(withSuiteSettings(data.suite, testCase), {
           cmd,
           keep: options.keep,
           signal,
+          suiteDir: dirname(data.file),
+          allowEnv: options.allowEnv,
+          allowSecrets: options.allowSecrets,
+          sandbox,
           ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
         });
       }).then((result) => {
@@ -73,6 +87,14 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
       if (!result.passed) throw caseFailure(result.error ?? 'case failed', data, index);
     },
   };
+}
+
+let sandboxOfWorker: Promise<ResolvedSandbox> | undefined;
+
+/** The sandbox of this worker's cases, probed once per worker process. */
+function workerSandbox(options: WorkerOptions): Promise<ResolvedSandbox> {
+  sandboxOfWorker ??= resolveSandbox(options.sandbox);
+  return sandboxOfWorker;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { SandboxMode } from '@gz-bench/core';
+
 /** Options of the gz-bench Vitest plugin. Every field is optional; `GZ_BENCH_*` variables override them. */
 export interface GzBenchOptions {
   /**
@@ -30,9 +32,6 @@ export interface GzBenchOptions {
    */
   sandbox?: SandboxMode;
 }
-
-/** How cases are confined. */
-export type SandboxMode = 'auto' | 'bwrap' | 'none';
 
 /** Plugin options with every default applied and every override resolved. */
 export interface ResolvedGzBenchOptions {

@@ -1,0 +1,32 @@
+import { DEFAULT_KILL_GRACE_MS } from '../process/run-process.js';
+import { type Case, DEFAULT_TIMEOUT_SEC } from '../suite/schema.js';
+
+/** The longest delay a Node.js timer can wait. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const MIB = 1024 * 1024;
+
+/** The seconds that bound each command of a case. */
+export function caseTimeoutSec(testCase: Case, override?: number): number {
+  return override ?? testCase.timeoutSec ?? DEFAULT_TIMEOUT_SEC;
+}
+
+/**
+ * The longest a whole case can take when every command runs to its timeout: a safety net for the
+ * test runner's own timeout, which must never fire before the case's bounds do.
+ */
+export function caseBudgetMs(testCase: Case, override?: number): number {
+  const commands = (testCase.setup?.length ?? 0) + 1 + testCase.checks.filter((c) => c.kind === 'command').length;
+  const perCommandMs = caseTimeoutSec(testCase, override) * 1000 + DEFAULT_KILL_GRACE_MS + 1000;
+  // Preparing the workspace (copying a fixture repository) and restoring protected paths come on top.
+  const preparationMs = 60_000;
+  // Timers fire at once beyond 2^31-1 ms, which would fail the case immediately instead of never.
+  return Math.min(commands * perCommandMs + preparationMs, MAX_TIMER_MS);
+}
+
+/** A case's MiB caps in bytes. */
+export function caseByteLimits(testCase: Case): { disk?: number; output?: number } {
+  return {
+    ...(testCase.maxDiskMB !== undefined && { disk: Math.round(testCase.maxDiskMB * MIB) }),
+    ...(testCase.maxOutputMB !== undefined && { output: Math.round(testCase.maxOutputMB * MIB) }),
+  };
+}

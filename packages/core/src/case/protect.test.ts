@@ -1,0 +1,457 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  chmod,
+  cp,
+  link,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { copyFixture } from '../workspace/copy-fixture.js';
+import { makeFifo, snapshotTree, writeTree } from '../workspace/test-support/fs-tree.js';
+import {
+  assertProtectable,
+  normalizeProtectedPath,
+  ProtectError,
+  protectedPaths,
+  restoreProtected,
+  shellWords,
+} from './protect.js';
+
+const REPOS = fileURLToPath(new URL('../../../../fixtures/repos/', import.meta.url));
+const AGENTS = fileURLToPath(new URL('../../../../fixtures/agents/', import.meta.url));
+
+let root: string;
+let fixture: string;
+let workspace: string;
+let outside: string;
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'gz-bench-protect-')));
+  fixture = join(root, 'fixture');
+  workspace = join(root, 'workspace');
+  outside = join(root, 'outside');
+  await writeTree(outside, { 'target.txt': 'outside file\n', 'dir/sum.test.mjs': 'process.exit(0);\n' });
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Runs a fake agent from fixtures/agents in the workspace, as the runner would. */
+function runAgent(name: string, ...args: string[]): void {
+  execFileSync(process.execPath, [join(AGENTS, `${name}.mjs`), ...args], { cwd: workspace, stdio: 'pipe' });
+}
+
+describe('normalizeProtectedPath', () => {
+  it.each([
+    ['test/', 'test'],
+    ['./checks//run.sh', 'checks/run.sh'],
+    ['a/b/../c', 'a/c'],
+    ['.github/workflows', '.github/workflows'],
+  ])('%s → %s', (entry, expected) => {
+    expect(normalizeProtectedPath(entry)).toBe(expected);
+  });
+
+  it.each([
+    ['', 'protected path is empty'],
+    ['/etc/passwd', 'protected path must be relative to the fixture: /etc/passwd'],
+    ['../secrets', 'protected path leaves the fixture: ../secrets'],
+    ['test/../../x', 'protected path leaves the fixture: test/../../x'],
+    ['..', 'protected path leaves the fixture: ..'],
+    ['.', 'protected path must name a file or directory inside the fixture, not the fixture itself: .'],
+    ['./', 'protected path must name a file or directory inside the fixture, not the fixture itself: ./'],
+    ['.git/hooks', 'protected path is inside .git, which gz-bench manages: .git/hooks'],
+    ['vendor/.GIT/config', 'protected path is inside .git, which gz-bench manages: vendor/.GIT/config'],
+    ['a\0b', 'protected path contains a NUL character: "a\\u0000b"'],
+  ])('refuses %j', (entry, message) => {
+    expect(() => normalizeProtectedPath(entry)).toThrow(
+      expect.objectContaining({ name: 'ProtectError', code: 'GZ_BENCH_INVALID_PROTECT', path: entry, message }),
+    );
+  });
+});
+
+describe('shellWords', () => {
+  it.each([
+    ['bash checks/run.sh', ['bash', 'checks/run.sh']],
+    ['node test/a.js&&node test/b.js', ['node', 'test/a.js', 'node', 'test/b.js']],
+    ['(cd sub; ./run.sh) | tee out.txt>log 2>&1', ['cd', 'sub', './run.sh', 'tee', 'out.txt', 'log', '2', '1']],
+    [`node "test/with space.js" 'it''s'`, ['node', 'test/with space.js', 'its']],
+    ['node "a\\"b" c\\ d', ['node', 'a"b', 'c d']],
+    [`echo '' ""`, ['echo', '', '']],
+    ['echo `cat x`', ['echo', 'cat', 'x']],
+    ['  \t\n ', []],
+    ['node a.js \\\n  b.js', ['node', 'a.js', 'b.js']],
+  ])('%j', (command, words) => {
+    expect(shellWords(command)).toEqual(words);
+  });
+});
+
+describe('protectedPaths', () => {
+  beforeEach(async () => {
+    await writeTree(fixture, {
+      'checks/run.sh': ['#!/bin/sh\n', 0o755],
+      'test/check.js': 'x',
+      'test/with space.js': 'x',
+      'test/nested/deep.mjs': 'x',
+      'verify.sh': ['#!/bin/sh\n', 0o755],
+      'src/sum.js': 'x',
+      'tests/test_a.py': 'x',
+      '.git/hooks/pre-commit': 'x',
+    });
+    await symlink('checks/run.sh', join(fixture, 'linked.sh'));
+  });
+
+  it('keeps explicit entries, normalised, deduplicated and sorted', async () => {
+    expect(await protectedPaths(fixture, ['test/', './checks//run.sh', 'checks/run.sh', 'missing/'], [])).toEqual([
+      'checks/run.sh',
+      'missing',
+      'test',
+    ]);
+  });
+
+  it('throws for an explicit entry outside the fixture', async () => {
+    await expect(protectedPaths(fixture, ['../x'], [])).rejects.toThrow('protected path leaves the fixture: ../x');
+    await expect(protectedPaths(fixture, ['/abs'], [])).rejects.toBeInstanceOf(ProtectError);
+  });
+
+  it('adds the fixture files that command checks run', async () => {
+    expect(
+      await protectedPaths(
+        fixture,
+        [],
+        [
+          'bash checks/run.sh',
+          'node test/check.js && echo ok',
+          './verify.sh',
+          'python -m pytest tests/',
+          `sh -c "node 'test/with space.js'"`,
+          'FOO=1 node ./test/nested/../nested/deep.mjs > out.txt 2>&1',
+          'node test/created-by-agent.js',
+          'node ../fixture/verify.sh /etc/passwd',
+          'cat .git/hooks/pre-commit',
+          'node linked.sh',
+        ],
+      ),
+    ).toEqual([
+      'checks/run.sh',
+      'linked.sh',
+      'test/check.js',
+      'test/nested/deep.mjs',
+      'test/with space.js',
+      'verify.sh',
+    ]);
+  });
+
+  it('protects fixture files a command only passes as arguments, and never directories it names', async () => {
+    expect(await protectedPaths(fixture, [], ['node test/check.js src/sum.js', 'ls test checks/'])).toEqual([
+      'src/sum.js',
+      'test/check.js',
+    ]);
+    expect(await protectedPaths(fixture, ['tests/'], ['python -m pytest tests/'])).toEqual(['tests']);
+  });
+});
+
+describe('assertProtectable', () => {
+  beforeEach(async () => {
+    await writeTree(fixture, { 'checks/run.sh': ['#!/bin/sh\n', 0o755], 'test/a.js': 'x', 'file.txt': 'x' });
+    await symlink('checks', join(fixture, 'checks-link'));
+    await symlink('run.sh', join(fixture, 'checks/alias.sh'));
+  });
+
+  it('accepts regular files and directories', async () => {
+    await expect(assertProtectable(fixture, ['checks/run.sh', 'test', 'test/', 'file.txt'])).resolves.toBeUndefined();
+  });
+
+  it('refuses a protected path that is a symlink', async () => {
+    await expect(assertProtectable(fixture, ['test', 'checks/alias.sh'])).rejects.toMatchObject({
+      name: 'ProtectError',
+      code: 'GZ_BENCH_INVALID_PROTECT',
+      path: 'checks/alias.sh',
+      message: 'protected path is a symlink: checks/alias.sh',
+    });
+    await expect(assertProtectable(fixture, ['checks-link'])).rejects.toThrow(
+      'protected path is a symlink: checks-link',
+    );
+  });
+
+  it('refuses a protected path that passes through a symlink', async () => {
+    await expect(assertProtectable(fixture, ['checks-link/run.sh'])).rejects.toThrow(
+      'protected path passes through a symlink: checks-link/run.sh (checks-link is a symlink)',
+    );
+  });
+
+  it('refuses a protected path that does not exist in the fixture', async () => {
+    await expect(assertProtectable(fixture, ['tests/'])).rejects.toMatchObject({
+      path: 'tests/',
+      message: 'protected path does not exist in the fixture: tests/',
+    });
+    await expect(assertProtectable(fixture, ['file.txt/child'])).rejects.toThrow(
+      'protected path does not exist in the fixture: file.txt/child',
+    );
+  });
+
+  it('refuses special files and invalid paths', async () => {
+    makeFifo(join(fixture, 'pipe'));
+    await expect(assertProtectable(fixture, ['pipe'])).rejects.toThrow(
+      'protected path is not a regular file or directory: pipe',
+    );
+    await expect(assertProtectable(fixture, ['/etc'])).rejects.toThrow('protected path must be relative');
+  });
+
+  it('refuses a symlinked checker that a command check names', async () => {
+    const paths = await protectedPaths(fixture, [], ['sh checks/alias.sh']);
+    await expect(assertProtectable(fixture, paths)).rejects.toThrow('protected path is a symlink: checks/alias.sh');
+  });
+});
+
+describe('restoreProtected', () => {
+  const PROTECTED = ['checks/run.sh', 'test'];
+  let copied: Record<string, string>;
+  let pristineFixture: Record<string, string>;
+
+  beforeEach(async () => {
+    await cp(join(REPOS, 'buggy-sum'), fixture, { recursive: true });
+    await chmod(join(fixture, 'checks/run.sh'), 0o755);
+    await mkdir(workspace);
+    await copyFixture(fixture, workspace);
+    copied = await snapshotTree(workspace);
+    pristineFixture = await snapshotTree(fixture);
+  });
+
+  afterEach(async () => {
+    // The fixture is only ever read, whatever the agent did.
+    expect(await snapshotTree(fixture)).toEqual(pristineFixture);
+  });
+
+  async function restore(paths = PROTECTED): Promise<string[]> {
+    const { tampered } = await restoreProtected(fixture, workspace, paths);
+    return tampered;
+  }
+
+  it('reports nothing when the agent left protected paths alone, and keeps the workspace as it was', async () => {
+    await writeFile(join(workspace, 'src/sum.js'), 'export const sum = (n) => n.reduce((a, b) => a + b, 0);\n');
+    const before = await snapshotTree(workspace);
+    expect(await restore()).toEqual([]);
+    expect(await snapshotTree(workspace)).toEqual(before);
+  });
+
+  it('undoes a rewritten checker, so the cheat no longer passes', async () => {
+    const check = () => spawnSync('sh', ['checks/run.sh'], { cwd: workspace }).status;
+    expect(check()).toBe(1);
+    runAgent('rewrite-checker', 'checks/run.sh');
+    expect(check()).toBe(0);
+
+    expect(await restore()).toEqual(['checks/run.sh']);
+
+    expect(await snapshotTree(workspace)).toEqual(copied);
+    expect(check()).toBe(1);
+  });
+
+  it('reports a rewritten test file inside a protected directory', async () => {
+    runAgent('rewrite-checker', 'test/sum.test.mjs');
+    expect(await readFile(join(workspace, 'test/sum.test.mjs'), 'utf8')).toBe('process.exit(0);\n');
+    expect(await restore()).toEqual(['test/sum.test.mjs']);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+  });
+
+  it('restores deleted files and directories', async () => {
+    runAgent('delete-path', 'checks/run.sh');
+    runAgent('delete-path', 'test');
+    expect(await restore()).toEqual(['checks/run.sh', 'test']);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+  });
+
+  it('restores a deleted parent directory of a protected file', async () => {
+    await chmod(join(fixture, 'checks'), 0o750);
+    await rm(workspace, { recursive: true });
+    await mkdir(workspace);
+    await copyFixture(fixture, workspace);
+    copied = await snapshotTree(workspace);
+    pristineFixture = await snapshotTree(fixture);
+
+    runAgent('delete-path', 'checks');
+    expect(await restore()).toEqual(['checks/run.sh']);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+    expect((await stat(join(workspace, 'checks'))).mode & 0o777).toBe(0o750);
+  });
+
+  it('removes files added inside a protected directory', async () => {
+    await writeTree(workspace, { 'test/extra.test.mjs': 'x', 'test/new/dir/file.txt': 'y', 'src/new.js': 'kept' });
+    expect(await restore()).toEqual(['test/extra.test.mjs', 'test/new']);
+    const { 'src/new.js': added, ...rest } = await snapshotTree(workspace);
+    expect(added).toMatch(/^file /);
+    expect(rest).toEqual(copied);
+  });
+
+  it('restores changed permission bits of files and directories', async () => {
+    await chmod(join(workspace, 'checks/run.sh'), 0o644);
+    await chmod(join(workspace, 'test'), 0o700);
+    expect(await restore()).toEqual(['checks/run.sh', 'test']);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+    expect((await stat(join(workspace, 'checks/run.sh'))).mode & 0o777).toBe(0o755);
+  });
+
+  it('restores a directory the agent made unreadable', async () => {
+    await writeFile(join(workspace, 'test/sum.test.mjs'), 'process.exit(0);\n');
+    await chmod(join(workspace, 'test'), 0);
+    expect(await restore()).toContain('test');
+    expect(await snapshotTree(workspace)).toEqual(copied);
+  });
+
+  it('restores a checker deleted from a directory the agent then made read-only', async () => {
+    runAgent('delete-path', 'checks/run.sh');
+    await chmod(join(workspace, 'checks'), 0o555);
+    expect(await restore()).toEqual(['checks/run.sh']);
+    expect(
+      (await readFile(join(workspace, 'checks/run.sh'))).equals(await readFile(join(fixture, 'checks/run.sh'))),
+    ).toBe(true);
+  });
+
+  it('replaces a checker swapped for a symlink without touching the symlink target', async () => {
+    const target = join(outside, 'target.txt');
+    runAgent('symlink-swap', 'checks/run.sh', target);
+    expect(await restore()).toEqual(['checks/run.sh']);
+
+    expect(await snapshotTree(workspace)).toEqual(copied);
+    expect((await lstat(join(workspace, 'checks/run.sh'))).isFile()).toBe(true);
+    expect(await readFile(target, 'utf8')).toBe('outside file\n');
+  });
+
+  it('replaces a protected directory swapped for a symlink, leaving the outside directory alone', async () => {
+    const before = await snapshotTree(outside);
+    runAgent('symlink-swap', 'test', join(outside, 'dir'));
+    expect(await restore()).toEqual(['test']);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+    expect(await snapshotTree(outside)).toEqual(before);
+  });
+
+  it('rebuilds a parent directory swapped for a symlink to the outside, without writing there', async () => {
+    await writeTree(outside, { 'checks/run.sh': ['#!/bin/sh\nexit 0\n', 0o755], 'checks/other.txt': 'o' });
+    const before = await snapshotTree(outside);
+    runAgent('symlink-swap', 'checks', join(outside, 'checks'));
+    // Relative links resolve too: a link that walks up and out of the workspace.
+    runAgent('symlink-swap', 'test', '../outside/dir');
+
+    expect(await restore()).toEqual(['checks/run.sh', 'test']);
+
+    expect(await snapshotTree(workspace)).toEqual(copied);
+    expect(await snapshotTree(outside)).toEqual(before);
+  });
+
+  it('reports and removes symlinks and FIFOs planted inside a protected directory', async () => {
+    const before = await snapshotTree(outside);
+    await symlink(outside, join(workspace, 'test/out-dir'));
+    await symlink(join(outside, 'target.txt'), join(workspace, 'test/out-file'));
+    await rm(join(workspace, 'test/sum.test.mjs'));
+    await symlink(join(outside, 'dir/sum.test.mjs'), join(workspace, 'test/sum.test.mjs'));
+    makeFifo(join(workspace, 'test/pipe'));
+
+    expect(await restore()).toEqual(['test/out-dir', 'test/out-file', 'test/pipe', 'test/sum.test.mjs']);
+
+    expect(await snapshotTree(workspace)).toEqual(copied);
+    expect(await snapshotTree(outside)).toEqual(before);
+  });
+
+  it('restores a file replaced by a directory and a directory replaced by a file', async () => {
+    await rm(join(workspace, 'checks/run.sh'));
+    await writeTree(workspace, { 'checks/run.sh/inner.txt': 'x' });
+    await rm(join(workspace, 'test'), { recursive: true });
+    await writeFile(join(workspace, 'test'), 'not a directory\n');
+    expect(await restore()).toEqual(['checks/run.sh', 'test']);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+  });
+
+  it('restores a parent directory replaced by a file', async () => {
+    await rm(join(workspace, 'checks'), { recursive: true });
+    await writeFile(join(workspace, 'checks'), 'x');
+    expect(await restore()).toEqual(['checks/run.sh']);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+  });
+
+  it('detects a same-size change and a renamed-in replacement', async () => {
+    const original = await readFile(join(workspace, 'test/sum.test.mjs'), 'utf8');
+    await writeFile(join(workspace, 'test/sum.test.mjs'), original.replace('[]', '[0'.slice(0, 2)));
+    await writeFile(join(workspace, 'replacement.sh'), await readFile(join(workspace, 'checks/run.sh')));
+    await rename(join(workspace, 'replacement.sh'), join(workspace, 'checks/run.sh'));
+    // Same content, but the mode of the replacement differs: reported.
+    await chmod(join(workspace, 'checks/run.sh'), 0o644);
+    expect(await restore()).toEqual(['checks/run.sh', 'test/sum.test.mjs']);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+  });
+
+  it('rebuilds protected files even when unchanged, cutting hard links the agent kept', async () => {
+    await link(join(workspace, 'checks/run.sh'), join(workspace, 'handle'));
+    expect(await restore()).toEqual([]);
+    await writeFile(join(workspace, 'handle'), '#!/bin/sh\nexit 0\n');
+    expect(await readFile(join(workspace, 'checks/run.sh'), 'utf8')).toBe(
+      await readFile(join(fixture, 'checks/run.sh'), 'utf8'),
+    );
+  });
+
+  it('treats a path below another protected path once', async () => {
+    runAgent('rewrite-checker', 'test/sum.test.mjs');
+    const { tampered } = await restoreProtected(fixture, workspace, ['test/sum.test.mjs', 'test/', 'test']);
+    expect(tampered).toEqual(['test/sum.test.mjs']);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+  });
+
+  it('refuses a workspace that is no longer a directory', async () => {
+    await rm(workspace, { recursive: true });
+    await symlink(outside, workspace);
+    await expect(restoreProtected(fixture, workspace, PROTECTED)).rejects.toMatchObject({
+      name: 'ProtectError',
+      code: 'GZ_BENCH_WORKSPACE_INVALID',
+      message: `cannot restore protected paths: the workspace ${workspace} is no longer a directory`,
+    });
+    expect((await lstat(join(outside, 'target.txt'))).isFile()).toBe(true);
+  });
+});
+
+describe('restoreProtected with what copyFixture skips', () => {
+  beforeEach(async () => {
+    await writeTree(fixture, { 'test/a.test.js': 'a', 'test/.env': 'TOKEN=x\n', 'test/b.txt': 'b' });
+    await symlink('b.txt', join(fixture, 'test/link'));
+    await mkdir(workspace);
+  });
+
+  it('sees the fixture as copied: skipped symlinks and secrets are expected absent', async () => {
+    await copyFixture(fixture, workspace);
+    const copied = await snapshotTree(workspace);
+    expect(copied['test/.env']).toBeUndefined();
+    expect((await restoreProtected(fixture, workspace, ['test'])).tampered).toEqual([]);
+
+    await writeFile(join(workspace, 'test/.env'), 'TOKEN=planted\n');
+    await symlink('a.test.js', join(workspace, 'test/link'));
+    expect((await restoreProtected(fixture, workspace, ['test'])).tampered).toEqual(['test/.env', 'test/link']);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+  });
+
+  it('restores secrets too when they were copied', async () => {
+    await copyFixture(fixture, workspace, { allowSecrets: true });
+    const copied = await snapshotTree(workspace);
+    await rm(join(workspace, 'test/.env'));
+    const { tampered } = await restoreProtected(fixture, workspace, ['test'], { allowSecrets: true });
+    expect(tampered).toEqual(['test/.env']);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+  });
+
+  it('keeps a protected secret absent', async () => {
+    await copyFixture(fixture, workspace);
+    expect((await restoreProtected(fixture, workspace, ['test/.env'])).tampered).toEqual([]);
+    await writeFile(join(workspace, 'test/.env'), 'x');
+    expect((await restoreProtected(fixture, workspace, ['test/.env'])).tampered).toEqual(['test/.env']);
+    await expect(lstat(join(workspace, 'test/.env'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

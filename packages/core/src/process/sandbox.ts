@@ -1,0 +1,240 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { SANDBOX_INFO_FD } from './sandbox-init.js';
+
+// An agent runs inside bubblewrap (bwrap) when it is installed and works: the host filesystem is
+// read-only, only the case's area is writable, and the whole sandbox dies with its bwrap process.
+// bwrap needs no setuid bit and no daemon: it uses user namespaces when run unprivileged, and plain
+// namespaces when run as root. Where neither works (some containers refuse namespaces), `auto` falls
+// back to no sandbox and says so.
+
+/** How a case's commands are isolated: `auto` uses bubblewrap where it works, else nothing. */
+export type SandboxMode = 'auto' | 'bwrap' | 'none';
+
+/** Whether bubblewrap works on this machine with the flags cases use. */
+export type SandboxProbe =
+  | { available: true; version: string; bwrapPath: string }
+  | { available: false; installed: boolean; reason: string };
+
+/** The sandbox cases actually get, and a line for the user when it is not the one they might expect. */
+export interface ResolvedSandbox {
+  kind: 'bwrap' | 'none';
+  /** Why `auto` ran without a sandbox; absent when nothing needs saying. */
+  note?: string;
+}
+
+/** Where a sandboxed command may write and work. */
+export interface SandboxArgvOptions {
+  /** The only writable directory (the case's workspace, TMPDIR, HOME…); must exist. */
+  area: string;
+  /** The command's working directory inside the sandbox, normally inside `area`. */
+  workspace: string;
+  /** Whether the command may use the host's network (and its loopback). */
+  network: boolean;
+  /** The bwrap executable. @default the first `bwrap` on the harness's PATH */
+  bwrapPath?: string;
+}
+
+/** Raised when sandbox `bwrap` is asked for but bubblewrap is missing or does not work here. */
+export class SandboxError extends Error {
+  readonly code = 'GZ_BENCH_SANDBOX_UNAVAILABLE';
+  override name = 'SandboxError';
+}
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * The bwrap argv prefix (executable first, ending in `--`) that runs a command with the host
+ * filesystem read-only and only `area` writable. Append the command, e.g. `/bin/sh -c <line>`.
+ */
+export function sandboxArgv(options: SandboxArgvOptions): string[] {
+  return [
+    options.bwrapPath ?? locateBwrap() ?? 'bwrap',
+    // The whole host filesystem, submounts included, read-only: tools, node and the repo stay usable,
+    // nothing outside the area can be changed.
+    '--ro-bind',
+    '/',
+    '/',
+    // A fresh minimal /dev (null, zero, random, tty, shm…) instead of the host's devices.
+    '--dev',
+    '/dev',
+    // A /proc for the new pid namespace: the agent sees its own processes, not the host's.
+    '--proc',
+    '/proc',
+    // No private /tmp: the host's stays visible (read-only, like the rest), because agents, their tools
+    // and the projects they work on may live there. TMPDIR points into the area instead.
+    // The one writable place. TMPDIR and HOME point inside it.
+    '--bind',
+    options.area,
+    options.area,
+    // As root, bwrap keeps every capability by default, and CAP_SYS_ADMIN could simply remount `/`
+    // read-write. Unprivileged runs have none to drop, so this is harmless there.
+    '--cap-drop',
+    'ALL',
+    // bwrap becomes pid 1 of a new pid namespace: when it dies, the kernel kills every process in
+    // the sandbox, including ones that called setsid() to leave the process group.
+    '--unshare-pid',
+    // No System V IPC or POSIX message queues shared with host processes.
+    '--unshare-ipc',
+    // Its own hostname, so `hostname foo` inside cannot rename the host.
+    '--unshare-uts',
+    // Without network, a new network namespace with only its own loopback: no internet, and no
+    // servers listening on the host's 127.0.0.1. With network, the host's is shared (bwrap's default).
+    ...(options.network ? [] : ['--unshare-net']),
+    // If the harness (bwrap's parent) dies, the kernel kills bwrap, and with it the sandbox.
+    '--die-with-parent',
+    // A new session without a controlling terminal: no TIOCSTI keystroke injection into the
+    // harness's terminal (CVE-2017-5226).
+    '--new-session',
+    // bwrap writes the host pid of the sandbox's pid 1 here (runProcess opens this fd as a pipe), so
+    // the process layer can wait for the whole sandbox to be gone, not just for bwrap's monitor.
+    // The sandboxed command does not inherit this descriptor.
+    '--info-fd',
+    String(SANDBOX_INFO_FD),
+    '--chdir',
+    options.workspace,
+    // Ends bwrap's options: the command's own arguments are never read as bwrap flags.
+    '--',
+  ];
+}
+
+let cachedBwrapPath: { path: string | undefined } | undefined;
+
+/** The first executable `bwrap` on the harness's PATH, looked up once. */
+export function locateBwrap(): string | undefined {
+  cachedBwrapPath ??= { path: findOnPath('bwrap', process.env.PATH ?? '') };
+  return cachedBwrapPath.path;
+}
+
+function findOnPath(name: string, searchPath: string): string | undefined {
+  for (const directory of searchPath.split(delimiter)) {
+    if (directory === '') continue;
+    const candidate = join(directory, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return undefined;
+}
+
+let cachedProbe: Promise<SandboxProbe> | undefined;
+
+/** Tries bubblewrap once per process, with the flags cases use, on `/bin/sh -c true`. */
+export function probeSandbox(): Promise<SandboxProbe> {
+  cachedProbe ??= probeBubblewrap(locateBwrap());
+  return cachedProbe;
+}
+
+/**
+ * Tries the given bwrap (undefined: not installed) without caching: `--version`, then a trivial
+ * command with the real flags (network off, the stricter set) in a throwaway area. Never rejects.
+ */
+export async function probeBubblewrap(bwrapPath: string | undefined): Promise<SandboxProbe> {
+  if (bwrapPath === undefined) return { available: false, installed: false, reason: 'bwrap is not on the PATH' };
+  const versionRun = await execute(bwrapPath, ['--version']);
+  if (versionRun.failure !== undefined) {
+    const { missing, message } = versionRun.failure;
+    return { available: false, installed: !missing, reason: missing ? `${bwrapPath} not found` : message };
+  }
+  const version = versionRun.stdout.trim().replace(/^bubblewrap\s+/, '') || 'unknown';
+
+  let area: string;
+  try {
+    // realpath: the area must be named the way the kernel will see it once bound.
+    area = await realpath(await mkdtemp(join(tmpdir(), 'gz-bench-sandbox-probe-')));
+  } catch (error) {
+    const reason = `cannot create a trial area in ${tmpdir()}: ${error instanceof Error ? error.message : String(error)}`;
+    return { available: false, installed: true, reason };
+  }
+  try {
+    const argv = sandboxArgv({ area, workspace: area, network: false, bwrapPath });
+    const trial = await execute(argv[0] as string, [...argv.slice(1), '/bin/sh', '-c', 'true']);
+    if (trial.failure !== undefined) return { available: false, installed: true, reason: trial.failure.message };
+    return { available: true, version, bwrapPath };
+  } finally {
+    await rm(area, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Turns a sandbox mode into the sandbox cases get. `auto` falls back to none with a note; `bwrap`
+ * throws a SandboxError when bubblewrap does not work here; `none` never probes.
+ */
+export async function resolveSandbox(
+  mode: SandboxMode,
+  probe: () => Promise<SandboxProbe> = probeSandbox,
+): Promise<ResolvedSandbox> {
+  if (mode === 'none') return { kind: 'none' };
+  const result = await probe();
+  if (result.available) return { kind: 'bwrap' };
+  const problem = result.installed ? `bubblewrap does not work here: ${result.reason}` : 'bubblewrap is not installed';
+  if (mode === 'auto') return { kind: 'none', note: `${problem}; cases run without a sandbox` };
+  const fix = result.installed
+    ? 'allow user namespaces for unprivileged users (or run where they are allowed)'
+    : 'install bubblewrap (e.g. `apt-get install bubblewrap`)';
+  throw new SandboxError(`sandbox "bwrap" was requested but ${problem}; ${fix}, or use sandbox "auto" or "none"`);
+}
+
+interface Execution {
+  stdout: string;
+  /** Undefined when the command ran and exited 0. */
+  failure: { missing: boolean; message: string } | undefined;
+}
+
+/** Runs a command with fd 3 open (as runProcess gives a sandbox), bounded in time. Never rejects. */
+function execute(file: string, args: string[]): Promise<Execution> {
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let settled = false;
+    const settle = (failure: Execution['failure']): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ stdout, failure });
+    };
+    const child = spawn(file, args, {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, PROBE_TIMEOUT_MS);
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    (child.stdio[SANDBOX_INFO_FD] as Readable | null)?.resume();
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      settle({ missing: error.code === 'ENOENT', message: firstLine(error.message) ?? String(error.code) }),
+    );
+    child.on('close', (code, signal) => {
+      if (code === 0) return settle(undefined);
+      if (timedOut)
+        return settle({ missing: false, message: `bwrap did not finish within ${PROBE_TIMEOUT_MS / 1000} s` });
+      const said = firstLine(stderr)?.replace(/^bwrap:\s*/, '');
+      const detail = said ?? (signal === null ? `bwrap exited with code ${code}` : `bwrap was ended by ${signal}`);
+      // The usual failure: the kernel or a container runtime refuses new (user) namespaces.
+      settle({
+        missing: false,
+        message: /namespace|uid map|setuid/i.test(detail) ? `user namespaces are refused (${detail})` : detail,
+      });
+    });
+  });
+}
+
+function firstLine(text: string): string | undefined {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line !== '');
+}
