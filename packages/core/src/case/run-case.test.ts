@@ -203,3 +203,19 @@ describe('case limits', () => {
     expect(caseBudgetMs(testCase)).toBe(2 ** 31 - 1);
   });
 });
+
+describe('runCase with a fixture repository', () => {
+  it('fails the case, with the reason, when the fixture is gone by the time it runs', async () => {
+    const result = await runCase(
+      base({ repo: join(outside, 'missing-fixture'), checks: [{ kind: 'fileExists', path: 'x' }] }),
+      { cmd: 'true' },
+    );
+    expect(result).toMatchObject({
+      passed: false,
+      failedStep: 'harness',
+      checkResults: [{ kind: 'fileExists', path: 'x', passed: false, skipped: true }],
+    });
+    expect(result.error).toMatch(/^could not prepare the workspace: /);
+    expect(result.agent).toBeUndefined();
+  });
+});

@@ -5,11 +5,12 @@ import type { CaseResult } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { DIR_ENV, PROMPT_ENV, renderTemplate } from '../template/render-template.js';
 import { type CaseArea, createCaseArea, releaseCaseArea, removeCaseArea } from '../workspace/case-area.js';
-import { gitSafeEnv } from '../workspace/git-baseline.js';
+import { FixtureError } from '../workspace/copy-fixture.js';
+import { GitBaselineError, gitSafeEnv } from '../workspace/git-baseline.js';
 import { caseEnv } from './agent-env.js';
 import { caseByteLimits, caseTimeoutSec } from './case-limits.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
-import { prepareWorkspace } from './prepare-workspace.js';
+import { type PreparedWorkspace, prepareWorkspace } from './prepare-workspace.js';
 import { runSteps } from './steps.js';
 
 export { caseBudgetMs, caseTimeoutSec } from './case-limits.js';
@@ -55,7 +56,7 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   const token = newCaseToken();
   const area = await createCaseArea({ token, ...(options.tmpDir !== undefined && { parent: options.tmpDir }) });
   try {
-    const env = {
+    const env: Record<string, string> = {
       // A check that runs git must not run hooks or an fsmonitor that the agent wrote into .git/config.
       ...gitSafeEnv(
         caseEnv({
@@ -71,12 +72,19 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
       [CASE_TOKEN_ENV]: token,
     };
     const warnings: string[] = [];
-    const prepared = await prepareWorkspace(area, {
-      repo,
-      git: testCase.git === true,
-      allowSecrets: options.allowSecrets === true,
-      env,
-    });
+    let prepared: PreparedWorkspace;
+    try {
+      prepared = await prepareWorkspace(area, {
+        repo,
+        git: testCase.git === true,
+        allowSecrets: options.allowSecrets === true,
+        env,
+      });
+    } catch (error) {
+      // A fixture that vanished or git that is missing fails this case, with the reason, not the run.
+      if (!(error instanceof FixtureError || error instanceof GitBaselineError)) throw error;
+      return notPrepared(testCase, started, sandbox, `could not prepare the workspace: ${error.message}`);
+    }
     warnings.push(...prepared.warnings);
     if (testCase.network === false && sandbox.kind === 'none') {
       warnings.push('network: false is not enforced: the commands ran without the bwrap sandbox');
@@ -88,7 +96,12 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
       timeoutMs,
       limits: caseByteLimits(testCase),
       ...(sandbox.kind === 'bwrap' && {
-        sandboxArgv: sandboxArgv({ area: area.root, workspace: area.workspace, network: testCase.network !== false }),
+        sandboxArgv: sandboxArgv({
+          area: area.root,
+          workspace: area.workspace,
+          network: testCase.network !== false,
+          writable: env.HOME !== undefined && env.HOME !== area.home ? [env.HOME] : [],
+        }),
       }),
       ...(options.signal && { signal: options.signal }),
       ...(options.killGraceMs !== undefined && { killGraceMs: options.killGraceMs }),
@@ -119,6 +132,18 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
     await killByToken(token);
     await finishArea(area, options.keep === true);
   }
+}
+
+function notPrepared(testCase: Case, started: number, sandbox: ResolvedSandbox, message: string): CaseResult {
+  return {
+    id: testCase.id,
+    passed: false,
+    durationMs: Math.round(performance.now() - started),
+    checkResults: testCase.checks.map((check) => ({ ...check, passed: false, skipped: true })),
+    error: message,
+    failedStep: 'harness',
+    sandbox: sandbox.kind,
+  };
 }
 
 function resolveRepo(repo: string, suiteDir: string | undefined): string {

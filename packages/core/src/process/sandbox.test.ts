@@ -240,8 +240,27 @@ describe.skipIf(!probe.available)('runProcess in a bwrap sandbox', () => {
     const result = await run(
       `cat ${shellQuote(join(outsideDir, 'agent.txt'))}; echo x >> ${shellQuote(join(outsideDir, 'agent.txt'))} || echo refused`,
     );
-    expect(result.output.text).toMatch(/^found\n.*\nrefused\n$/s);
+    // stdout and stderr arrive in either order.
+    expect(result.output.text).toMatch(/^found$/m);
+    expect(result.output.text).toMatch(/^refused$/m);
+    expect(result.output.text).toContain('Read-only file system');
     expect(await readFile(join(outsideDir, 'agent.txt'), 'utf8')).toBe('found\n');
+  });
+
+  it('lets the command write to a directory outside the area only when it is named writable', async () => {
+    const home = join(root, 'real-home');
+    await mkdir(home);
+    const write = `echo login > ${shellQuote(join(home, 'token'))} || echo refused`;
+    expect((await run(write)).output.text).toContain('refused');
+    const allowed = await runProcess({
+      command: write,
+      cwd: workspace,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      timeoutMs: 10_000,
+      sandbox: { argv: sandboxArgv({ area, workspace, network: false, writable: [home] }) },
+    });
+    expect(allowed.output.text).toBe('');
+    expect(await readFile(join(home, 'token'), 'utf8')).toBe('login\n');
   });
 
   it('lets the command write inside the area', async () => {

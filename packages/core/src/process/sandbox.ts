@@ -35,6 +35,8 @@ export interface SandboxArgvOptions {
   workspace: string;
   /** Whether the command may use the host's network (and its loopback). */
   network: boolean;
+  /** Further existing directories the command may write, e.g. the real HOME of a case that asks for it. */
+  writable?: readonly string[];
   /** The bwrap executable. @default the first `bwrap` on the harness's PATH */
   bwrapPath?: string;
 }
@@ -71,6 +73,8 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     '--bind',
     options.area,
     options.area,
+    // And what a case explicitly asked to write, such as the real HOME where an agent keeps its login.
+    ...(options.writable ?? []).flatMap((dir) => ['--bind', dir, dir]),
     // As root, bwrap keeps every capability by default, and CAP_SYS_ADMIN could simply remount `/`
     // read-write. Unprivileged runs have none to drop, so this is harmless there.
     '--cap-drop',
