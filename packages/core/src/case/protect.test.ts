@@ -154,11 +154,20 @@ describe('protectedPaths', () => {
     ]);
   });
 
-  it('protects fixture files a command only passes as arguments, and never directories it names', async () => {
-    expect(await protectedPaths(fixture, [], ['node test/check.js src/sum.js', 'ls test checks/'])).toEqual([
-      'src/sum.js',
-      'test/check.js',
-    ]);
+  it('leaves alone the fixture files a command only reads or passes as arguments, and directories it names', async () => {
+    // An agent fixing src/sum.js must not be reported as tampering because a check looks at it.
+    expect(
+      await protectedPaths(
+        fixture,
+        [],
+        [
+          'node test/check.js src/sum.js',
+          'ls test checks/',
+          'git diff --name-only | grep -qx src/sum.js',
+          'cat src/sum.js',
+        ],
+      ),
+    ).toEqual(['test/check.js']);
     expect(await protectedPaths(fixture, ['tests/'], ['python -m pytest tests/'])).toEqual(['tests']);
   });
 });

@@ -57,12 +57,13 @@ export function normalizeProtectedPath(entry: string): string {
 
 /**
  * The paths of the fixture to protect: the normalised `protect` entries (files or directories), plus
- * every regular file of the fixture named by a word of a `command` check's `run` line (`bash
- * checks/run.sh`, `node test/check.js`, `./verify.sh`). Directories named by a command are not
- * protected unless listed in `protect`; globs are not expanded. Beware: a fixture file a command only
- * passes as an argument is protected too, so the agent's changes to it would be undone. Deduplicated
- * and sorted. Throws a ProtectError for a `protect` entry `normalizeProtectedPath` refuses; call
- * `assertProtectable` on the result before running cases.
+ * every regular file of the fixture that a `command` check runs: the program of a simple command
+ * (`./verify.sh`, `checks/run.sh`) or the script an interpreter runs (`bash checks/run.sh`,
+ * `node test/check.js`, `python3 tests/check.py`), also inside `sh -c "…"`. Files a command only
+ * reads or passes as arguments (`grep -qx src/sum.js`, `node check.js src/sum.js`) are not protected:
+ * the agent may have to change them. Directories named by a command are not protected unless listed
+ * in `protect`; globs are not expanded. Deduplicated and sorted. Throws a ProtectError for a `protect`
+ * entry `normalizeProtectedPath` refuses; call `assertProtectable` on the result before running cases.
  */
 export async function protectedPaths(
   fixtureDir: string,
@@ -71,7 +72,7 @@ export async function protectedPaths(
 ): Promise<string[]> {
   const paths = new Set(protect.map(normalizeProtectedPath));
   for (const run of commandChecks) {
-    for (const word of commandWords(run)) {
+    for (const word of executedFiles(run)) {
       const candidate = fixtureFileCandidate(word);
       if (candidate === undefined || paths.has(candidate)) continue;
       // stat, not lstat: a checker reached through a symlink is still named here, so that
@@ -81,6 +82,92 @@ export async function protectedPaths(
     }
   }
   return [...paths].sort();
+}
+
+/** Programs that run the script named by their first argument that is not an option. */
+const INTERPRETERS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'tsx',
+  'ts-node',
+  'python',
+  'python3',
+  'ruby',
+  'perl',
+  'php',
+]);
+/** Words that run the rest of the command line as a command of its own. */
+const WRAPPERS = new Set(['exec', 'command', 'time', 'nohup', 'env', 'builtin']);
+
+/**
+ * The words of a command line that name programs or scripts it runs: per simple command (split at
+ * unquoted `;`, `&`, `|`, parentheses, backticks and newlines), after variable assignments and
+ * wrappers such as `env` or `exec`, the program itself, and for an interpreter its script, or the
+ * command line it gets with `-c`, whose files are found the same way.
+ */
+function executedFiles(command: string, depth = 0): string[] {
+  const files: string[] = [];
+  for (const segment of simpleCommands(command)) {
+    const words = shellWords(segment);
+    let index = 0;
+    while (
+      index < words.length &&
+      (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] as string) || WRAPPERS.has(words[index] as string))
+    ) {
+      index += 1;
+    }
+    const program = words[index];
+    if (program === undefined) continue;
+    files.push(program);
+    if (!INTERPRETERS.has(posix.basename(program))) continue;
+    const args = words.slice(index + 1);
+    const inline = args.indexOf('-c');
+    if (inline !== -1) {
+      const script = args[inline + 1];
+      if (script !== undefined && depth < 3) files.push(...executedFiles(script, depth + 1));
+      continue;
+    }
+    const script = args.find((arg) => !arg.startsWith('-'));
+    if (script !== undefined) files.push(script);
+  }
+  return files;
+}
+
+/** Splits a command line at unquoted command separators, keeping quotes for `shellWords`. */
+function simpleCommands(command: string): string[] {
+  const segments: string[] = [];
+  let current = '';
+  let quote: '"' | "'" | undefined;
+  for (let index = 0; index < command.length; index += 1) {
+    const char = command[index] as string;
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined;
+      else if (char === '\\' && quote === '"') {
+        current += char + (command[index + 1] ?? '');
+        index += 1;
+        continue;
+      }
+      current += char;
+    } else if (char === "'" || char === '"') {
+      quote = char;
+      current += char;
+    } else if (char === '\\') {
+      current += char + (command[index + 1] ?? '');
+      index += 1;
+    } else if (';&|()`\n'.includes(char)) {
+      segments.push(current);
+      current = '';
+    } else current += char;
+  }
+  segments.push(current);
+  return segments.filter((segment) => segment.trim() !== '');
 }
 
 /**
@@ -129,16 +216,6 @@ export function shellWords(command: string): string[] {
 }
 
 const SHELL_OPERATORS = ';&|()<>`';
-
-/**
- * The words of a command line, and those of the command lines quoted in it (`sh -c "node check.js"`);
- * a quoted word is kept whole too, as it may be a file name with spaces.
- */
-function commandWords(command: string, depth = 0): string[] {
-  return shellWords(command).flatMap((word) =>
-    depth < 3 && /[\s;&|()<>`]/.test(word) ? [word, ...commandWords(word, depth + 1)] : [word],
-  );
-}
 
 /** A command word as a path relative to the fixture, or undefined when it cannot name a fixture file. */
 function fixtureFileCandidate(word: string): string | undefined {

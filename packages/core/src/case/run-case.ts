@@ -96,12 +96,7 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
       timeoutMs,
       limits: caseByteLimits(testCase),
       ...(sandbox.kind === 'bwrap' && {
-        sandboxArgv: sandboxArgv({
-          area: area.root,
-          workspace: area.workspace,
-          network: testCase.network !== false,
-          writable: env.HOME !== undefined && env.HOME !== area.home ? [env.HOME] : [],
-        }),
+        sandboxArgv: sandboxArgv({ area: area.root, workspace: area.workspace, network: testCase.network !== false }),
       }),
       ...(options.signal && { signal: options.signal }),
       ...(options.killGraceMs !== undefined && { killGraceMs: options.killGraceMs }),

@@ -135,6 +135,18 @@ describe('runProcess: disk limit', () => {
     expect((await readdir(workspace)).length).toBeLessThan(200);
   }, 20_000);
 
+  it('catches a command that writes past the cap and exits between two polls', async () => {
+    // One poll at the start (nothing written yet), the next a minute later: only the final measurement can see it.
+    const result = await run('head -c 20971520 /dev/zero > fill.bin', {
+      maxDiskBytes: { path: workspace, limit: 5 * MiB, intervalMs: 60_000 },
+    });
+    expect(result).toMatchObject({
+      exitCode: 0,
+      timedOut: false,
+      limitExceeded: { kind: 'disk', limitBytes: 5 * MiB, observedBytes: 20 * MiB },
+    });
+  });
+
   it('ends at once when the path is over the limit from the start', async () => {
     await writeFile(join(workspace, 'big.bin'), Buffer.alloc(2 * MiB));
     const started = Date.now();

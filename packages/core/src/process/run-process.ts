@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { watchDiskUsage } from './disk-usage.js';
+import { diskUsage, watchDiskUsage } from './disk-usage.js';
 import { trackProcessGroup } from './exit-cleanup.js';
 import { signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, OutputBuffer } from './output-buffer.js';
@@ -123,6 +123,12 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
 
   // Whatever the shell left behind (`sleep 100 &`, a tree still in its grace period) ends now.
   await terminator.finish();
+  // A command can write past the cap and exit between two polls: measure once more, now that nothing
+  // of it can write any longer.
+  if (disk !== undefined && terminator.reason === undefined) {
+    const final = await diskUsage(disk.path, { stopAboveBytes: disk.limit });
+    if (final.bytes > disk.limit) limitExceeded = { kind: 'disk', limitBytes: disk.limit, observedBytes: final.bytes };
+  }
   // A sandbox's pid 1 is outside the group; it ends last, once every process in the sandbox has.
   const init = await settleWithin(sandboxInit, STREAM_DRAIN_MS);
   if (init !== undefined) await killAndAwait(init, Date.now() + EXIT_AFTER_SIGKILL_MS);

@@ -35,8 +35,6 @@ export interface SandboxArgvOptions {
   workspace: string;
   /** Whether the command may use the host's network (and its loopback). */
   network: boolean;
-  /** Further existing directories the command may write, e.g. the real HOME of a case that asks for it. */
-  writable?: readonly string[];
   /** The bwrap executable. @default the first `bwrap` on the harness's PATH */
   bwrapPath?: string;
 }
@@ -67,14 +65,20 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     // A /proc for the new pid namespace: the agent sees its own processes, not the host's.
     '--proc',
     '/proc',
+    // The kernel settings under /proc/sys read-only: a harness running as root leaves the agent uid 0,
+    // which owns them, and dropped capabilities do not stop writes such as kernel.core_pattern.
+    '--ro-bind',
+    '/proc/sys',
+    '/proc/sys',
+    // Without network, also no host services through their Unix sockets in /run (docker.sock, dbus…).
+    // Mounted before the area, so an area under /run is bound on top and stays visible.
+    ...(options.network ? [] : ['--tmpfs', '/run']),
     // No private /tmp: the host's stays visible (read-only, like the rest), because agents, their tools
     // and the projects they work on may live there. TMPDIR points into the area instead.
     // The one writable place. TMPDIR and HOME point inside it.
     '--bind',
     options.area,
     options.area,
-    // And what a case explicitly asked to write, such as the real HOME where an agent keeps its login.
-    ...(options.writable ?? []).flatMap((dir) => ['--bind', dir, dir]),
     // As root, bwrap keeps every capability by default, and CAP_SYS_ADMIN could simply remount `/`
     // read-write. Unprivileged runs have none to drop, so this is harmless there.
     '--cap-drop',

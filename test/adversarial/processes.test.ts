@@ -1,0 +1,243 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ResultPromise } from 'execa';
+import { describe, it } from 'vitest';
+import { pluginProjectFiles } from '../support/plugin-project.js';
+import { readPidFile, waitUntilEnded } from '../support/processes.js';
+import { resultOf } from '../support/report.js';
+import { runVitest } from '../support/run.js';
+import { sh } from '../support/shell.js';
+import {
+  agent,
+  caseProcesses,
+  killQuietly,
+  parseReport,
+  SCRIPT_CMD,
+  sceneFactory,
+  shared,
+  suiteWith,
+  watchCaseProcesses,
+} from './support.js';
+
+// Adversarial tests of what an agent may know and leave running: the harness's environment, daemons
+// that leave the process group, a process that ignores SIGTERM, and a harness killed mid-run.
+
+const scene = sceneFactory();
+
+/** The program the fake agents' daemons run, as it shows in their command line. */
+const DAEMON_SOURCE = 'setInterval(() => {}, 1 << 30);';
+
+const SECRET = 's3cret-value-of-the-harness';
+const API_KEY = 'sk-adversarial-0123456789abcdef';
+
+describe.concurrent('adversarial: environment and processes', () => {
+  describe('an agent reading the environment it was not given', () => {
+    const envRun = (flags: string[]) =>
+      shared(async () => {
+        const where = await scene();
+        const harnessHome = join(where.project.dir, 'harness-home');
+        await mkdir(harnessHome);
+        const dump = join(where.project.dir, 'env.txt');
+        await where.project.write(
+          'suite.json',
+          suiteWith('env', {}, [
+            { id: 'dump', prompt: `env > ${sh(dump)}; env` },
+            { id: 'real-home', realHome: true, prompt: 'echo "HOME=$HOME"' },
+          ]),
+        );
+        // No sandbox, so that the agent can write its dump where the test reads it.
+        const result = await where.cli(
+          ['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'none', ...flags],
+          {
+            GZ_TEST_SECRET: SECRET,
+            OPENAI_API_KEY: API_KEY,
+            HOME: harnessHome,
+          },
+        );
+        return { result, dump: await readFile(dump, 'utf8'), harnessHome, tmp: where.tmp };
+      });
+    const withoutAllow = envRun([]);
+    const allowingKey = envRun(['--allow-env', 'OPENAI_API_KEY']);
+
+    it('neither the output, the report nor the agent file holds a harness secret', async ({ expect }) => {
+      const { result, dump } = await withoutAllow();
+      expect(dump).toContain('GZ_BENCH_CASE_TOKEN=');
+      for (const text of [dump, String(result.stdout), String(result.stderr)]) {
+        expect(text).not.toContain(SECRET);
+        expect(text).not.toContain(API_KEY);
+      }
+      expect(dump).not.toMatch(/^(GZ_TEST_SECRET|OPENAI_API_KEY)=/m);
+    });
+
+    it('--allow-env passes the named variable, and only it', async ({ expect }) => {
+      const { result, dump } = await allowingKey();
+      expect(dump).toContain(`OPENAI_API_KEY=${API_KEY}\n`);
+      expect(dump).not.toContain(SECRET);
+      expect(String(result.stdout)).not.toContain(SECRET);
+    });
+
+    it("HOME is the case's own, inside its area, unless realHome", async ({ expect }) => {
+      const { result, dump, harnessHome, tmp } = await withoutAllow();
+      const home = /^HOME=(.*)$/m.exec(dump)?.[1];
+      expect(home).toMatch(new RegExp(`^${tmp}/gz-bench-[^/]+/home$`));
+      expect(dump).toMatch(new RegExp(`^TMPDIR=${tmp}/gz-bench-[^/]+/tmp$`, 'm'));
+      expect(resultOf(parseReport(result), 'real-home').agent?.outputTail).toBe(`HOME=${harnessHome}\n`);
+      expect(await readdir(tmp)).toEqual([]);
+    });
+  });
+
+  describe('processes that outlive their command', () => {
+    /** A daemon's pidfile: absolute without a sandbox; with one, pids inside it mean nothing here. */
+    const daemonCases = (pidDir: string | undefined) => [
+      {
+        id: 'setsid',
+        // The sleep lets the test see the daemon run; it is the sweep's job to end it.
+        prompt: `${agent('setsid-daemon.mjs', pidDir ? join(pidDir, 'setsid.pid') : 'setsid.pid')}; sleep 1`,
+      },
+      {
+        id: 'double-fork',
+        prompt: `${agent('double-fork.mjs', pidDir ? join(pidDir, 'double.pid') : 'double.pid')}; sleep 1`,
+      },
+    ];
+
+    const unsandboxed = shared(async () => {
+      const where = await scene();
+      await where.project.write(
+        'suite.json',
+        suiteWith('escapees', {}, [
+          ...daemonCases(where.project.dir),
+          { id: 'stubborn', timeoutSec: 1, prompt: agent('stubborn.mjs') },
+          { id: 'no-network', network: false, prompt: 'true' },
+        ]),
+      );
+      const before = await caseProcesses(where.tmp);
+      const run = where.cli(['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'none']);
+      const { value: result, seen, commands } = await watchCaseProcesses(where.tmp, run);
+      const pids = [
+        ...(await readPidFile(join(where.project.dir, 'setsid.pid'))),
+        ...(await readPidFile(join(where.project.dir, 'double.pid'))),
+      ];
+      return { result, seen, commands, pids, before, after: await caseProcesses(where.tmp), tmp: where.tmp };
+    });
+
+    const sandboxed = shared(async () => {
+      const where = await scene();
+      await where.project.write('suite.json', suiteWith('escapees', {}, daemonCases(undefined)));
+      const before = await caseProcesses(where.tmp);
+      const run = where.cli(['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'bwrap']);
+      const { value: result, seen, commands } = await watchCaseProcesses(where.tmp, run);
+      return { result, seen, commands, before, after: await caseProcesses(where.tmp), tmp: where.tmp };
+    });
+
+    it('setsid and double-forked daemons are dead once the CLI exits (--sandbox none)', async ({ expect }) => {
+      const { result, seen, pids, before, after, tmp } = await unsandboxed();
+      expect(before).toEqual([]);
+      expect(pids).toHaveLength(2);
+      // The daemons did run, outside their command's process group, and were seen by the scan.
+      for (const pid of pids) expect(seen).toContain(pid);
+      expect(await waitUntilEnded(seen)).toEqual([]);
+      expect(after).toEqual([]);
+      const report = parseReport(result);
+      expect(resultOf(report, 'setsid').sandbox).toBe('none');
+      expect(resultOf(report, 'double-fork').passed).toBe(true);
+      expect(await readdir(tmp)).toEqual([]);
+    });
+
+    it('setsid and double-forked daemons are dead once the CLI exits (--sandbox bwrap)', async ({ expect }) => {
+      const { result, seen, commands, before, after, tmp } = await sandboxed();
+      expect(before).toEqual([]);
+      // Both daemons (the setsid one and the double-forked grandchild) ran, seen from the host.
+      expect(commands.filter((command) => command.endsWith(` -e ${DAEMON_SOURCE}`))).toHaveLength(2);
+      const report = parseReport(result);
+      expect(resultOf(report, 'setsid')).toMatchObject({ passed: true, sandbox: 'bwrap' });
+      expect(resultOf(report, 'double-fork')).toMatchObject({ passed: true, sandbox: 'bwrap' });
+      expect(await waitUntilEnded(seen)).toEqual([]);
+      expect(after).toEqual([]);
+      expect(await readdir(tmp)).toEqual([]);
+    });
+
+    it('an agent that ignores SIGTERM is killed at its 1 s timeout', async ({ expect }) => {
+      const { result, seen, commands, after } = await unsandboxed();
+      expect(commands.some((command) => command.includes('stubborn.mjs'))).toBe(true);
+      const stubborn = resultOf(parseReport(result), 'stubborn');
+      expect(stubborn).toMatchObject({ passed: false, failedStep: 'agent', error: 'agent command timed out after 1s' });
+      expect(stubborn.agent?.timedOut).toBe(true);
+      expect(stubborn.agent?.outputTail).toBe('ready\n');
+      expect(await waitUntilEnded(seen)).toEqual([]);
+      expect(after).toEqual([]);
+    });
+
+    it('network: false without a sandbox passes with a warning that it was not enforced', async ({ expect }) => {
+      const { result } = await unsandboxed();
+      expect(resultOf(parseReport(result), 'no-network')).toMatchObject({
+        passed: true,
+        sandbox: 'none',
+        warnings: ['network: false is not enforced: the commands ran without the bwrap sandbox'],
+      });
+    });
+  });
+
+  it('a run after a SIGKILLed harness removes its stale area and kills its daemon', async ({ expect }) => {
+    const where = await scene(pluginProjectFiles({ cmd: SCRIPT_CMD, sandbox: 'none', report: false }));
+    const pidFile = join(where.project.dir, 'daemon.pid');
+    await where.project.write(
+      'bench/killed.bench.json',
+      suiteWith('killed', {}, [
+        { id: 'hangs', timeoutSec: 60, prompt: `${agent('setsid-daemon.mjs', pidFile)}; sleep 60` },
+      ]),
+    );
+    const harness = runVitest(['run'], { cwd: where.project.dir, env: { TMPDIR: where.tmp } }) as ResultPromise;
+    const [daemon] = await readPidFile(pidFile, 30_000);
+    if (daemon === undefined) throw new Error('no daemon pid');
+    let leftover: number[] = [daemon];
+    try {
+      // Vitest and its workers, but not the case's processes: stopped first, so that no worker sees its
+      // parent die and runs its exit handlers, then killed.
+      const harnessPids = [harness.pid as number, ...(await descendants(harness.pid as number, where.tmp))];
+      expect(harnessPids.length).toBeGreaterThanOrEqual(2);
+      for (const pid of harnessPids) process.kill(pid, 'SIGSTOP');
+      for (const pid of harnessPids) killQuietly(pid);
+      expect((await harness).signal).toBe('SIGKILL');
+      expect(await waitUntilEnded(harnessPids)).toEqual([]);
+
+      // Nothing cleaned up: the area, the daemon and the agent's shell are still there.
+      leftover = await caseProcesses(where.tmp);
+      expect(leftover).toContain(daemon);
+      expect(leftover.length).toBeGreaterThanOrEqual(2);
+      // Vitest leaves its own temp dir behind too (a nanoid name): only gz-bench's are of interest here.
+      const areas = await gzBenchEntries(where.tmp);
+      expect(areas).toHaveLength(1);
+      expect(existsSync(join(where.tmp, areas[0] as string, 'owner.json'))).toBe(true);
+
+      await where.project.write('small.json', suiteWith('small', {}, [{ id: 'quick', prompt: 'true' }]));
+      const second = await where.cli(['run', 'small.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'none']);
+      expect(second.exitCode).toBe(0);
+      expect(await waitUntilEnded(leftover)).toEqual([]);
+      expect(await gzBenchEntries(where.tmp)).toEqual([]);
+      expect(await caseProcesses(where.tmp)).toEqual([]);
+    } finally {
+      for (const pid of leftover) killQuietly(pid);
+    }
+  });
+});
+
+/** The `gz-bench-*` entries (case areas, CLI caches) in a TMPDIR. */
+async function gzBenchEntries(tmp: string): Promise<string[]> {
+  return (await readdir(tmp)).filter((name) => name.startsWith('gz-bench-'));
+}
+
+/** Every descendant of `pid`, from the children lists in /proc, without the case processes of `tmp` and theirs. */
+async function descendants(pid: number, tmp: string): Promise<number[]> {
+  const cases = new Set(await caseProcesses(tmp));
+  const walk = async (parent: number): Promise<number[]> => {
+    const children: number[] = [];
+    for (const task of await readdir(`/proc/${parent}/task`).catch(() => [])) {
+      const text = await readFile(`/proc/${parent}/task/${task}/children`, 'utf8').catch(() => '');
+      children.push(...text.split(' ').filter(Boolean).map(Number));
+    }
+    const kept = children.filter((child) => !cases.has(child));
+    return [...kept, ...(await Promise.all(kept.map(walk))).flat()];
+  };
+  return walk(pid);
+}
