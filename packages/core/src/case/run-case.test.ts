@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -160,15 +160,14 @@ describe('runCase', () => {
     expect(existsSync(join(outside, 'check-ran'))).toBe(false);
   });
 
-  it('keeps the workspace when asked, and reports its path', async () => {
-    const result = await runCase(base({}), { cmd: 'echo kept > file.txt', keep: true });
+  it('keeps the case files when asked, reports the workspace path, and leaves no owner record behind', async () => {
+    const result = await runCase(base({}), { cmd: 'echo kept > file.txt', keep: true, tmpDir: outside });
     expect(result.workspace).toBeDefined();
     const workspace = result.workspace as string;
-    try {
-      expect(await readFile(join(workspace, 'file.txt'), 'utf8')).toBe('kept\n');
-    } finally {
-      await rm(workspace, { recursive: true, force: true });
-    }
+    expect(dirname(dirname(workspace))).toBe(outside);
+    expect(await readFile(join(workspace, 'file.txt'), 'utf8')).toBe('kept\n');
+    // Without an owner record, a later run's clean-up of stale areas leaves a kept area alone.
+    expect((await readdir(dirname(workspace))).sort()).toEqual(['home', 'tmp', 'workspace']);
   });
 
   it('ends the agent when the signal aborts, and says the run was interrupted', async () => {
