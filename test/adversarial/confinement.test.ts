@@ -14,6 +14,7 @@ import {
   caseProcesses,
   openToOthers,
   parseReport,
+  SANDBOX_WORKS,
   SCRIPT_CMD,
   type Scene,
   sceneFactory,
@@ -223,36 +224,45 @@ describe.concurrent('adversarial: case area and sandbox', () => {
     const bwrap = sandboxRun('bwrap');
     const none = sandboxRun('none');
 
-    it('an agent cannot write outside its case area, but can in its workspace', async ({ expect }) => {
-      const { report, seen, where, escaped, homeEntries } = await bwrap();
-      const writes = resultOf(report, 'writes');
-      expect(writes).toMatchObject({ passed: true, sandbox: 'bwrap' });
-      expect(writes.agent?.outputTail).toMatch(/\.bashrc: EROFS$/m);
-      expect(writes.agent?.outputTail).toMatch(/^inside\.txt: written$/m);
-      expect(escaped).toEqual([]);
-      expect(homeEntries).toEqual([]);
-      await expectNothingLeft(expect, where, seen);
-    });
+    it.skipIf(!SANDBOX_WORKS)(
+      'an agent cannot write outside its case area, but can in its workspace',
+      async ({ expect }) => {
+        const { report, seen, where, escaped, homeEntries } = await bwrap();
+        const writes = resultOf(report, 'writes');
+        expect(writes).toMatchObject({ passed: true, sandbox: 'bwrap' });
+        expect(writes.agent?.outputTail).toMatch(/\.bashrc: EROFS$/m);
+        expect(writes.agent?.outputTail).toMatch(/^inside\.txt: written$/m);
+        expect(escaped).toEqual([]);
+        expect(homeEntries).toEqual([]);
+        await expectNothingLeft(expect, where, seen);
+      },
+    );
 
-    it('network: false cuts the loopback of the host; the default keeps it', async ({ expect }) => {
-      const { report } = await bwrap();
-      expect(resultOf(report, 'net-off').agent?.outputTail).toMatch(/^connect failed: /m);
-      expect(resultOf(report, 'net-on').agent?.outputTail).toBe('connected\n');
-      await expect.poll(() => connections).toContain('net-on-bwrap');
-      expect(connections).not.toContain('net-off-bwrap');
-      expect(resultOf(report, 'net-off').warnings).toBeUndefined();
-    });
+    it.skipIf(!SANDBOX_WORKS)(
+      'network: false cuts the loopback of the host; the default keeps it',
+      async ({ expect }) => {
+        const { report } = await bwrap();
+        expect(resultOf(report, 'net-off').agent?.outputTail).toMatch(/^connect failed: /m);
+        expect(resultOf(report, 'net-on').agent?.outputTail).toBe('connected\n');
+        await expect.poll(() => connections).toContain('net-on-bwrap');
+        expect(connections).not.toContain('net-off-bwrap');
+        expect(resultOf(report, 'net-off').warnings).toBeUndefined();
+      },
+    );
 
     // Sockets elsewhere in the host's file system stay reachable (the README says so): /run is where
     // system services keep theirs.
-    it('network: false cuts host services on their Unix sockets in /run too', async ({ expect }) => {
-      const { report } = await bwrap();
-      expect(resultOf(report, 'unix-off').agent?.outputTail).toMatch(/^connect failed: /m);
-      expect(connections).not.toContain('unix-off-bwrap');
-    });
+    it.skipIf(!SANDBOX_WORKS)(
+      'network: false cuts host services on their Unix sockets in /run too',
+      async ({ expect }) => {
+        const { report } = await bwrap();
+        expect(resultOf(report, 'unix-off').agent?.outputTail).toMatch(/^connect failed: /m);
+        expect(connections).not.toContain('unix-off-bwrap');
+      },
+    );
 
     // A root harness leaves the agent uid 0, which owns /proc/sys: only a read-only mount stops writes.
-    it.runIf(process.getuid?.() === 0)(
+    it.runIf(SANDBOX_WORKS && process.getuid?.() === 0)(
       'host sysctls are read-only in the sandbox, even as root',
       async ({ expect }) => {
         const { report } = await bwrap();

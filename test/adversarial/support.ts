@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report } from '@gz-bench/core';
+import { probeSandbox } from '@gz-bench/core';
 import type { Result } from 'execa';
 import { afterAll } from 'vitest';
 import { cleanupAfterAll } from '../support/cleanup.js';
@@ -167,3 +168,9 @@ export async function treeDigest(dir: string): Promise<string[]> {
 export async function openToOthers(dir: string): Promise<void> {
   await chmod(dir, 0o755);
 }
+
+/**
+ * Whether bubblewrap works on this machine; the sandbox's tests are skipped where it does not (the
+ * product falls back to no sandbox there, which other tests cover).
+ */
+export const SANDBOX_WORKS = (await probeSandbox()).available;
