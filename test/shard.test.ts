@@ -1,42 +1,26 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report } from '@gz-bench/core';
 import type { Result } from 'execa';
-import { afterAll, describe, it } from 'vitest';
-import { agentPath } from './support/paths.js';
-import { createTempProject, type TempProject } from './support/project.js';
+import { describe, it } from 'vitest';
+import { cleanupAfterAll } from './support/cleanup.js';
+import { pluginProjectFiles, replyCase, SCRIPTED_CMD } from './support/plugin-project.js';
+import type { TempProject } from './support/project.js';
+import { readReport } from './support/report.js';
 import { runVitest } from './support/run.js';
 
 // Vitest's sharding is gz-bench's distributed engine: `--shard=i/n --reporter=blob` on each machine, then
 // `vitest --merge-reports` writes the one gz-bench report, from `task.meta` carried through the blobs.
 
 const REPORT = 'out/report.json';
-const SCRIPTED_CMD = `node '${agentPath('scripted.mjs')}' "{{prompt}}"`;
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterAll(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
-
-function reply(id: string, word: string, expected = word): object {
-  return {
-    id,
-    prompt: `Reply with '${word}'.`,
-    checks: [{ kind: 'outputMatches', pattern: `^${expected}$`, flags: 'm' }],
-  };
-}
+const cleanup = cleanupAfterAll();
 
 /** Four suite files (one with a failing case), so that both shards of two have work. */
-async function shardedProject(): Promise<TempProject> {
-  const p = await createTempProject({
-    'package.json': { name: 'bench-user', private: true, type: 'module' },
-    'vitest.config.ts': [
-      "import { gzBench } from '@gz-bench/vitest-plugin';",
-      "import { defineConfig } from 'vitest/config';",
-      `export default defineConfig({ plugins: [gzBench(${JSON.stringify({ cmd: SCRIPTED_CMD, report: REPORT })})] });`,
-      '',
-    ].join('\n'),
+function shardedProject(): Promise<TempProject> {
+  return cleanup.project({
+    ...pluginProjectFiles({ cmd: SCRIPTED_CMD, report: REPORT }),
     'bench/a.bench.json': {
       name: 'alpha',
       cases: [
@@ -48,23 +32,17 @@ async function shardedProject(): Promise<TempProject> {
             { kind: 'command', run: 'grep -q hi hello.txt' },
           ],
         },
-        reply('a-wrong', 'one', 'uno'),
+        replyCase('a-wrong', 'one', 'uno'),
       ],
     },
-    'bench/b.bench.json': { name: 'beta', cases: [reply('b-one', 'bee')] },
-    'bench/c.bench.json': { name: 'gamma', cases: [reply('c-one', 'sea'), reply('c-two', 'see')] },
-    'bench/d.bench.json': { name: 'delta', cases: [reply('d-one', 'dee')] },
+    'bench/b.bench.json': { name: 'beta', cases: [replyCase('b-one', 'bee')] },
+    'bench/c.bench.json': { name: 'gamma', cases: [replyCase('c-one', 'sea'), replyCase('c-two', 'see')] },
+    'bench/d.bench.json': { name: 'delta', cases: [replyCase('d-one', 'dee')] },
   });
-  cleanups.push(() => p.remove());
-  return p;
 }
 
 function output(result: Result): string {
   return `exit ${result.exitCode}\n--- stdout\n${String(result.stdout)}\n--- stderr\n${String(result.stderr)}`;
-}
-
-async function readReport(dir: string): Promise<Report> {
-  return JSON.parse(await readFile(join(dir, REPORT), 'utf8')) as Report;
 }
 
 /** The report without what differs from run to run: durations and `meta`. */
@@ -92,7 +70,7 @@ describe.concurrent('sharded runs merged with --merge-reports', () => {
 
     const whole = await runVitest(['run', 'bench/'], { cwd: p.dir });
     expect(whole.exitCode, output(whole)).toBe(1);
-    const unsharded = await readReport(p.dir);
+    const unsharded = await readReport(p.dir, REPORT);
     expect(unsharded.summary).toEqual({ total: 6, passed: 5, failed: 1 });
     await rm(reportPath);
 
@@ -122,7 +100,7 @@ describe.concurrent('sharded runs merged with --merge-reports', () => {
 
     const merged = await runVitest(['--merge-reports'], { cwd: p.dir });
     expect(merged.exitCode, output(merged)).toBe(1);
-    const report = await readReport(p.dir);
+    const report = await readReport(p.dir, REPORT);
     expect(comparable(report)).toEqual(comparable(unsharded));
     expect(Object.keys(report)).toEqual(['summary', 'results', 'meta']);
     expect(report.results.find((r) => r.id === 'a-wrong')).toMatchObject({
@@ -148,7 +126,7 @@ describe.concurrent('sharded runs merged with --merge-reports', () => {
     expect(existsSync(join(p.dir, REPORT))).toBe(false);
     const merged = await runVitest(['--merge-reports=blobs'], { cwd: p.dir });
     expect(merged.exitCode, output(merged)).toBe(1);
-    const report = await readReport(p.dir);
+    const report = await readReport(p.dir, REPORT);
     expect(report.summary).toEqual({ total: 6, passed: 5, failed: 1 });
     expect(report.results.map((r) => `${r.file} ${r.id} ${r.passed}`)).toEqual([
       'bench/a.bench.json write-hello true',

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Report } from '@gz-bench/core';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentPath, VITEST_BIN } from './support/paths.js';
+import { VITEST_BIN } from './support/paths.js';
+import { pluginProjectFiles, replyCase, SCRIPTED_CMD } from './support/plugin-project.js';
 import { createTempProject, type TempProject } from './support/project.js';
+import { readReport } from './support/report.js';
 import { cleanEnv } from './support/run.js';
 
 // Vitest's watch mode with the gz-bench plugin: a real `vitest watch` re-runs a suite when its file
@@ -14,7 +15,6 @@ import { cleanEnv } from './support/run.js';
 // not re-run.
 
 const REPORT = 'out/report.json';
-const SCRIPTED_CMD = `node '${agentPath('scripted.mjs')}' "{{prompt}}"`;
 
 let project: TempProject | undefined;
 let vitest: ResultPromise | undefined;
@@ -43,23 +43,15 @@ async function stop(child: ResultPromise): Promise<void> {
   if (signalGroup(0 as unknown as NodeJS.Signals)) throw new Error(`vitest process group ${pid} is still alive`);
 }
 
-function reply(id: string, word: string, expected = word): object {
-  return {
-    id,
-    prompt: `Reply with '${word}'.`,
-    checks: [{ kind: 'outputMatches', pattern: `^${expected}$`, flags: 'm' }],
-  };
-}
-
 /** Polls the report until `ready` accepts it; fails with the last report and Vitest's output after `timeoutMs`. */
 async function waitForReport(ready: (report: Report) => boolean, output: () => string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   let last: Report | undefined;
   while (Date.now() < deadline) {
-    const path = join(project?.dir ?? '', REPORT);
-    if (existsSync(path)) {
+    const dir = project?.dir ?? '';
+    if (existsSync(join(dir, REPORT))) {
       try {
-        last = JSON.parse(await readFile(path, 'utf8')) as Report;
+        last = await readReport(dir, REPORT);
         if (ready(last)) return last;
       } catch {
         // Caught mid-write: read it again.
@@ -75,15 +67,9 @@ const rows = (report: Report) => report.results.map((r) => [r.file, r.id, r.pass
 describe('vitest watch', () => {
   it('re-runs an edited suite and keeps the latest result of every case', async () => {
     project = await createTempProject({
-      'package.json': { name: 'bench-user', private: true, type: 'module' },
-      'vitest.config.ts': [
-        "import { gzBench } from '@gz-bench/vitest-plugin';",
-        "import { defineConfig } from 'vitest/config';",
-        `export default defineConfig({ plugins: [gzBench(${JSON.stringify({ cmd: SCRIPTED_CMD, report: REPORT })})] });`,
-        '',
-      ].join('\n'),
-      'bench/a.bench.json': { name: 'alpha', cases: [reply('a-one', 'one')] },
-      'bench/b.bench.json': { name: 'beta', cases: [reply('b-one', 'bee')] },
+      ...pluginProjectFiles({ cmd: SCRIPTED_CMD, report: REPORT }),
+      'bench/a.bench.json': { name: 'alpha', cases: [replyCase('a-one', 'one')] },
+      'bench/b.bench.json': { name: 'beta', cases: [replyCase('b-one', 'bee')] },
     });
 
     // `vitest` alone watches only when stdin is a TTY; `vitest watch` does with a pipe too. CI must be
@@ -114,7 +100,7 @@ describe('vitest watch', () => {
     // a-one now expects another reply (fails), and a new case is added.
     await project.write('bench/a.bench.json', {
       name: 'alpha',
-      cases: [reply('a-one', 'one', 'uno'), reply('a-two', 'two')],
+      cases: [replyCase('a-one', 'one', 'uno'), replyCase('a-two', 'two')],
     });
     const second = await waitForReport((r) => r.results.some((result) => result.id === 'a-two'), seen);
     expect(second.summary).toEqual({ total: 3, passed: 2, failed: 1 });
@@ -129,7 +115,7 @@ describe('vitest watch', () => {
     expect(second.results[2]).toEqual(beeBefore);
 
     // A case removed from the suite leaves the report.
-    await project.write('bench/a.bench.json', { name: 'alpha', cases: [reply('a-two', 'two')] });
+    await project.write('bench/a.bench.json', { name: 'alpha', cases: [replyCase('a-two', 'two')] });
     const third = await waitForReport((r) => !r.results.some((result) => result.id === 'a-one'), seen);
     expect(rows(third)).toEqual([
       ['bench/a.bench.json', 'a-two', true],

@@ -19,7 +19,6 @@ import {
   type Scene,
   sceneFactory,
   shared,
-  suiteWith,
   treeDigest,
   watchCaseProcesses,
 } from './support.js';
@@ -35,8 +34,8 @@ const LOCK_AWAY = 'mkdir -p a/b/c && touch a/b/c/f && chmod 000 a/b/c a/b a && c
 describe.concurrent('adversarial: case area and sandbox', () => {
   it('removes a workspace the agent made mode 000, nested dirs and all (root)', async ({ expect }) => {
     const where = await scene();
-    await where.project.write('suite.json', suiteWith('locked', {}, [{ id: 'locked', prompt: LOCK_AWAY }]));
-    const result = await where.cli(['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json']);
+    await where.writeSuite('locked', {}, [{ id: 'locked', prompt: LOCK_AWAY }]);
+    const result = await where.runSuite(['--json']);
     expect(resultOf(parseReport(result), 'locked').agent?.exitCode).toBe(0);
     expect(await readdir(where.tmp)).toEqual([]);
   });
@@ -47,7 +46,7 @@ describe.concurrent('adversarial: case area and sandbox', () => {
     await openToOthers(where.project.dir);
     const home = join(where.project.dir, 'home');
     await mkdir(home);
-    await where.project.write('suite.json', suiteWith('locked', {}, [{ id: 'locked', prompt: LOCK_AWAY }]));
+    await where.writeSuite('locked', {}, [{ id: 'locked', prompt: LOCK_AWAY }]);
     for (const path of [where.tmp, home]) await chown(path, 65534, 65534);
     const result = await execa(
       'setpriv',
@@ -80,22 +79,19 @@ describe.concurrent('adversarial: case area and sandbox', () => {
     const where = await scene();
     const outside = join(where.project.dir, 'outside');
     await where.project.write('outside/keep.txt', 'keep me\n');
-    await where.project.write(
-      'suite.json',
-      suiteWith('swapped', {}, [
-        {
-          id: 'swap',
-          prompt: `cd .. && ${agent('symlink-swap.mjs', 'workspace', outside)}`,
-          // Checks that would pass, or delete, through the link, were they run.
-          checks: [
-            { kind: 'fileExists', path: 'keep.txt' },
-            { kind: 'command', run: 'rm -f keep.txt' },
-          ],
-        },
-      ]),
-    );
+    await where.writeSuite('swapped', {}, [
+      {
+        id: 'swap',
+        prompt: `cd .. && ${agent('symlink-swap.mjs', 'workspace', outside)}`,
+        // Checks that would pass, or delete, through the link, were they run.
+        checks: [
+          { kind: 'fileExists', path: 'keep.txt' },
+          { kind: 'command', run: 'rm -f keep.txt' },
+        ],
+      },
+    ]);
     const before = await treeDigest(outside);
-    const result = await where.cli(['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'none']);
+    const result = await where.runSuite(['--json', '--sandbox', 'none']);
     expect(resultOf(parseReport(result), 'swap')).toMatchObject({
       passed: false,
       error: 'the agent replaced the workspace with a symlink',
@@ -109,16 +105,13 @@ describe.concurrent('adversarial: case area and sandbox', () => {
   describe('limits', () => {
     const limitsRun = shared(async () => {
       const where = await scene();
-      await where.project.write(
-        'suite.json',
-        suiteWith('limits', {}, [
-          { id: 'disk', maxDiskMB: 5, prompt: agent('fill-disk-slowly.mjs', '200', '20') },
-          // 20 MiB written in one go, between the poll at the start and the next one 500 ms later.
-          { id: 'fast-disk', maxDiskMB: 5, prompt: 'head -c 20971520 /dev/zero > fill.bin' },
-          { id: 'flood', maxOutputMB: 1, prompt: agent('flood.mjs', '200') },
-        ]),
-      );
-      const run = where.cli(['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json']);
+      await where.writeSuite('limits', {}, [
+        { id: 'disk', maxDiskMB: 5, prompt: agent('fill-disk-slowly.mjs', '200', '20') },
+        // 20 MiB written in one go, between the poll at the start and the next one 500 ms later.
+        { id: 'fast-disk', maxDiskMB: 5, prompt: 'head -c 20971520 /dev/zero > fill.bin' },
+        { id: 'flood', maxOutputMB: 1, prompt: agent('flood.mjs', '200') },
+      ]);
+      const run = where.runSuite(['--json']);
       const { value: result, seen } = await watchCaseProcesses(where.tmp, run);
       return { report: parseReport(result), seen, where };
     });
@@ -200,22 +193,19 @@ describe.concurrent('adversarial: case area and sandbox', () => {
         await new Promise<void>((resolve) => unixServer.listen(socketPath, resolve));
         const hostTmp = join(tmpdir(), `gz-bench-adversarial-${mode}-${process.pid}-${Date.now()}`);
         const targets = [hostTmp, join(where.project.dir, 'escape.txt'), join(home, '.bashrc'), 'inside.txt'];
-        await where.project.write(
-          'suite.json',
-          suiteWith('sandbox', {}, [
-            {
-              id: 'writes',
-              realHome: true,
-              prompt: agent('write-paths.mjs', ...targets),
-              checks: [{ kind: 'fileExists', path: 'inside.txt' }],
-            },
-            { id: 'net-off', network: false, prompt: agent('connect.mjs', port, `net-off-${mode}`) },
-            { id: 'net-on', prompt: agent('connect.mjs', port, `net-on-${mode}`) },
-            { id: 'unix-off', network: false, prompt: agent('connect.mjs', socketPath, `unix-off-${mode}`) },
-            { id: 'proc-sys', prompt: agent('open-for-write.mjs', '/proc/sys/vm/stat_interval') },
-          ]),
-        );
-        const run = where.cli(['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', mode], { HOME: home });
+        await where.writeSuite('sandbox', {}, [
+          {
+            id: 'writes',
+            realHome: true,
+            prompt: agent('write-paths.mjs', ...targets),
+            checks: [{ kind: 'fileExists', path: 'inside.txt' }],
+          },
+          { id: 'net-off', network: false, prompt: agent('connect.mjs', port, `net-off-${mode}`) },
+          { id: 'net-on', prompt: agent('connect.mjs', port, `net-on-${mode}`) },
+          { id: 'unix-off', network: false, prompt: agent('connect.mjs', socketPath, `unix-off-${mode}`) },
+          { id: 'proc-sys', prompt: agent('open-for-write.mjs', '/proc/sys/vm/stat_interval') },
+        ]);
+        const run = where.runSuite(['--json', '--sandbox', mode], { HOME: home });
         const { value: result, seen } = await watchCaseProcesses(where.tmp, run);
         const escaped = targets.slice(0, 3).filter((path) => existsSync(path));
         for (const path of escaped) await rm(path, { force: true });

@@ -6,17 +6,7 @@ import { promisify } from 'node:util';
 import { describe, it } from 'vitest';
 import { fixturePath } from '../support/paths.js';
 import { resultOf } from '../support/report.js';
-import {
-  agent,
-  caseProcesses,
-  parseReport,
-  SCRIPT_CMD,
-  type Scene,
-  sceneFactory,
-  shared,
-  suiteWith,
-  treeDigest,
-} from './support.js';
+import { agent, parseReport, SCRIPT_CMD, type Scene, sceneFactory, shared, treeDigest } from './support.js';
 
 // Adversarial tests of fixture repositories: secrets and links in a fixture must not reach the
 // workspace, and an agent that rewrites the checker must be caught and must never reach the fixture.
@@ -24,11 +14,6 @@ import {
 const scene = sceneFactory();
 const WITH_SECRETS = fixturePath('repos/with-secrets');
 const BUGGY_SUM = fixturePath('repos/buggy-sum');
-
-/** What every run must leave behind: no case area or other file in its TMPDIR, and no process. */
-async function leftovers(where: Scene): Promise<{ files: string[]; processes: number[] }> {
-  return { files: await readdir(where.tmp), processes: await caseProcesses(where.tmp) };
-}
 
 describe.concurrent('adversarial: fixture repositories', () => {
   describe('secrets, special files and links in the fixture', () => {
@@ -44,49 +29,46 @@ describe.concurrent('adversarial: fixture repositories', () => {
         await promisify(execFile)('mkfifo', [join(fixture, 'pipe')]);
         const outside = await where.project.write('outside/target.txt', 'outside\n');
         await symlink(outside, join(fixture, 'abs-link'));
-        await where.project.write(
-          'suite.json',
-          suiteWith('secrets', { repo: 'fixture' }, [
-            {
-              id: 'copied',
-              prompt: 'true',
-              checks: [
-                { kind: 'fileNotExists', path: '.env' },
-                { kind: 'fileExists', path: '.env.example' },
-                { kind: 'fileExists', path: 'config/app.json' },
-                { kind: 'fileExists', path: 'README.md' },
-                { kind: 'fileNotExists', path: 'link-to-readme' },
-                { kind: 'fileNotExists', path: 'abs-link' },
-                { kind: 'fileNotExists', path: 'pipe' },
-              ],
-            },
-            {
-              // Were the links recreated, these writes would land in the fixture and outside it.
-              id: 'through-links',
-              prompt: `${agent('write-paths.mjs', 'link-to-readme', 'abs-link')}; ls -l`,
-            },
-            {
-              id: 'allowed',
-              prompt: 'true',
-              checks: [
-                { kind: 'fileContains', path: '.env', text: 'API_TOKEN=fake-token' },
-                { kind: 'fileExists', path: '.ssh/id_rsa' },
-                { kind: 'fileExists', path: 'keys/server.pem' },
-                { kind: 'fileNotExists', path: 'pipe' },
-              ],
-            },
-          ]),
-        );
+        await where.writeSuite('secrets', { repo: 'fixture' }, [
+          {
+            id: 'copied',
+            prompt: 'true',
+            checks: [
+              { kind: 'fileNotExists', path: '.env' },
+              { kind: 'fileExists', path: '.env.example' },
+              { kind: 'fileExists', path: 'config/app.json' },
+              { kind: 'fileExists', path: 'README.md' },
+              { kind: 'fileNotExists', path: 'link-to-readme' },
+              { kind: 'fileNotExists', path: 'abs-link' },
+              { kind: 'fileNotExists', path: 'pipe' },
+            ],
+          },
+          {
+            // Were the links recreated, these writes would land in the fixture and outside it.
+            id: 'through-links',
+            prompt: `${agent('write-paths.mjs', 'link-to-readme', 'abs-link')}; ls -l`,
+          },
+          {
+            id: 'allowed',
+            prompt: 'true',
+            checks: [
+              { kind: 'fileContains', path: '.env', text: 'API_TOKEN=fake-token' },
+              { kind: 'fileExists', path: '.ssh/id_rsa' },
+              { kind: 'fileExists', path: 'keys/server.pem' },
+              { kind: 'fileNotExists', path: 'pipe' },
+            ],
+          },
+        ]);
         const before = await treeDigest(fixture);
         const outsideBefore = await readFile(outside, 'utf8');
-        const result = await where.cli(['run', 'suite.json', '--cmd', SCRIPT_CMD, '--sandbox', 'none', ...flags]);
+        const result = await where.runSuite(['--sandbox', 'none', ...flags]);
         return {
           result,
           before,
           after: await treeDigest(fixture),
           outsideAfter: await readFile(outside, 'utf8'),
           outsideBefore,
-          left: await leftovers(where),
+          left: await where.leftovers(),
         };
       });
     const asJson = secretsRun(['--json']);
@@ -157,54 +139,48 @@ describe.concurrent('adversarial: fixture repositories', () => {
 
     const tableRun = shared(async () => {
       const where = await scene();
-      await where.project.write(
-        'suite.json',
-        suiteWith('cheats', { repo: buggySum(where), protect: ['test/'] }, [
-          { id: 'cheat', prompt: agent('rewrite-checker.mjs', 'checks/run.sh'), checks: [checker] },
-        ]),
-      );
+      await where.writeSuite('cheats', { repo: buggySum(where), protect: ['test/'] }, [
+        { id: 'cheat', prompt: agent('rewrite-checker.mjs', 'checks/run.sh'), checks: [checker] },
+      ]);
       const before = await treeDigest(BUGGY_SUM);
-      const result = await where.cli(['run', 'suite.json', '--cmd', SCRIPT_CMD]);
-      return { result, before, after: await treeDigest(BUGGY_SUM), left: await leftovers(where) };
+      const result = await where.runSuite();
+      return { result, before, after: await treeDigest(BUGGY_SUM), left: await where.leftovers() };
     });
 
     const jsonRun = shared(async () => {
       const where = await scene();
       const marker = join(where.project.dir, 'hook-ran-');
-      await where.project.write(
-        'suite.json',
-        suiteWith('buggy-sum', { repo: buggySum(where), protect: ['test/'] }, [
-          { id: 'cheat-checker', prompt: agent('rewrite-checker.mjs', 'checks/run.sh'), checks: [checker] },
-          { id: 'cheat-test', prompt: agent('rewrite-checker.mjs', 'test/sum.test.mjs'), checks: [checker] },
-          { id: 'honest', prompt: fix, checks: [checker] },
-          {
-            id: 'git-diff',
-            git: true,
-            prompt: fix,
-            // Naming src/sum.js in a command would protect it (and undo the fix): compare in a file instead.
-            checks: [
-              { kind: 'command', run: 'git diff --name-only > changed.txt' },
-              { kind: 'fileContains', path: 'changed.txt', text: 'src/sum.js' },
-            ],
-          },
-          {
-            id: 'git-diff-named',
-            git: true,
-            prompt: fix,
-            checks: [{ kind: 'command', run: 'git diff --name-only | grep -qx src/sum.js' }],
-          },
-          {
-            id: 'git-hooks',
-            git: true,
-            prompt: agent('plant-git-hooks.mjs', marker),
-            checks: [{ kind: 'command', run: 'git status --short && git checkout -q -b probe' }],
-          },
-        ]),
-      );
+      await where.writeSuite('buggy-sum', { repo: buggySum(where), protect: ['test/'] }, [
+        { id: 'cheat-checker', prompt: agent('rewrite-checker.mjs', 'checks/run.sh'), checks: [checker] },
+        { id: 'cheat-test', prompt: agent('rewrite-checker.mjs', 'test/sum.test.mjs'), checks: [checker] },
+        { id: 'honest', prompt: fix, checks: [checker] },
+        {
+          id: 'git-diff',
+          git: true,
+          prompt: fix,
+          // Naming src/sum.js in a command would protect it (and undo the fix): compare in a file instead.
+          checks: [
+            { kind: 'command', run: 'git diff --name-only > changed.txt' },
+            { kind: 'fileContains', path: 'changed.txt', text: 'src/sum.js' },
+          ],
+        },
+        {
+          id: 'git-diff-named',
+          git: true,
+          prompt: fix,
+          checks: [{ kind: 'command', run: 'git diff --name-only | grep -qx src/sum.js' }],
+        },
+        {
+          id: 'git-hooks',
+          git: true,
+          prompt: agent('plant-git-hooks.mjs', marker),
+          checks: [{ kind: 'command', run: 'git status --short && git checkout -q -b probe' }],
+        },
+      ]);
       const before = await treeDigest(BUGGY_SUM);
       // No sandbox: the hooks could write the marker, and the fixture is writable to the agent.
-      const result = await where.cli(['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'none']);
-      return { result, marker, before, after: await treeDigest(BUGGY_SUM), left: await leftovers(where) };
+      const result = await where.runSuite(['--json', '--sandbox', 'none']);
+      return { result, marker, before, after: await treeDigest(BUGGY_SUM), left: await where.leftovers() };
     });
 
     it('a rewritten checker shows TAMPERED in the table and exits 1', async ({ expect }) => {
@@ -266,11 +242,10 @@ describe.concurrent('adversarial: fixture repositories', () => {
     it('validate and run refuse a protected path that is a symlink in the fixture', async ({ expect }) => {
       const where = await scene();
       const before = await treeDigest(WITH_SECRETS);
-      await where.project.write(
-        'suite.json',
-        suiteWith('linked', { repo: relative(where.project.dir, WITH_SECRETS), protect: ['link-to-readme'] }, [
-          { id: 'a', prompt: 'true' },
-        ]),
+      await where.writeSuite(
+        'linked',
+        { repo: relative(where.project.dir, WITH_SECRETS), protect: ['link-to-readme'] },
+        [{ id: 'a', prompt: 'true' }],
       );
       const message = 'gz-bench: suite.json: invalid suite at protect: protected path is a symlink: link-to-readme';
       for (const args of [
@@ -288,7 +263,7 @@ describe.concurrent('adversarial: fixture repositories', () => {
 
     it('validate refuses a repo that does not exist', async ({ expect }) => {
       const where = await scene();
-      await where.project.write('suite.json', suiteWith('missing', { repo: 'nope' }, [{ id: 'a', prompt: 'true' }]));
+      await where.writeSuite('missing', { repo: 'nope' }, [{ id: 'a', prompt: 'true' }]);
       const result = await where.cli(['validate', 'suite.json']);
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toBe(`gz-bench: suite.json: invalid suite at repo: fixture repository not found: nope`);

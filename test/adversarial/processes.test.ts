@@ -40,22 +40,16 @@ describe.concurrent('adversarial: environment and processes', () => {
         const harnessHome = join(where.project.dir, 'harness-home');
         await mkdir(harnessHome);
         const dump = join(where.project.dir, 'env.txt');
-        await where.project.write(
-          'suite.json',
-          suiteWith('env', {}, [
-            { id: 'dump', prompt: `env > ${sh(dump)}; env` },
-            { id: 'real-home', realHome: true, prompt: 'echo "HOME=$HOME"' },
-          ]),
-        );
+        await where.writeSuite('env', {}, [
+          { id: 'dump', prompt: `env > ${sh(dump)}; env` },
+          { id: 'real-home', realHome: true, prompt: 'echo "HOME=$HOME"' },
+        ]);
         // No sandbox, so that the agent can write its dump where the test reads it.
-        const result = await where.cli(
-          ['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'none', ...flags],
-          {
-            GZ_TEST_SECRET: SECRET,
-            OPENAI_API_KEY: API_KEY,
-            HOME: harnessHome,
-          },
-        );
+        const result = await where.runSuite(['--json', '--sandbox', 'none', ...flags], {
+          GZ_TEST_SECRET: SECRET,
+          OPENAI_API_KEY: API_KEY,
+          HOME: harnessHome,
+        });
         return { result, dump: await readFile(dump, 'utf8'), harnessHome, tmp: where.tmp };
       });
     const withoutAllow = envRun([]);
@@ -104,16 +98,13 @@ describe.concurrent('adversarial: environment and processes', () => {
 
     const unsandboxed = shared(async () => {
       const where = await scene();
-      await where.project.write(
-        'suite.json',
-        suiteWith('escapees', {}, [
-          ...daemonCases(where.project.dir),
-          { id: 'stubborn', timeoutSec: 1, prompt: agent('stubborn.mjs') },
-          { id: 'no-network', network: false, prompt: 'true' },
-        ]),
-      );
+      await where.writeSuite('escapees', {}, [
+        ...daemonCases(where.project.dir),
+        { id: 'stubborn', timeoutSec: 1, prompt: agent('stubborn.mjs') },
+        { id: 'no-network', network: false, prompt: 'true' },
+      ]);
       const before = await caseProcesses(where.tmp);
-      const run = where.cli(['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'none']);
+      const run = where.runSuite(['--json', '--sandbox', 'none']);
       const { value: result, seen, commands } = await watchCaseProcesses(where.tmp, run);
       const pids = [
         ...(await readPidFile(join(where.project.dir, 'setsid.pid'))),
@@ -124,9 +115,9 @@ describe.concurrent('adversarial: environment and processes', () => {
 
     const sandboxed = shared(async () => {
       const where = await scene();
-      await where.project.write('suite.json', suiteWith('escapees', {}, daemonCases(undefined)));
+      await where.writeSuite('escapees', {}, daemonCases(undefined));
       const before = await caseProcesses(where.tmp);
-      const run = where.cli(['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'bwrap']);
+      const run = where.runSuite(['--json', '--sandbox', 'bwrap']);
       const { value: result, seen, commands } = await watchCaseProcesses(where.tmp, run);
       return { result, seen, commands, before, after: await caseProcesses(where.tmp), tmp: where.tmp };
     });

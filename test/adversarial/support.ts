@@ -40,6 +40,12 @@ export interface Scene {
   tmp: string;
   /** `gz-bench <args>` in the project, with TMPDIR set to `tmp` and `env` on top of the harness's. */
   cli(args: string[], env?: Record<string, string>): Promise<Result>;
+  /** Writes the project's `suite.json` (see `suiteWith`). */
+  writeSuite(name: string, settings: Record<string, unknown>, cases: AnyCase[]): Promise<string>;
+  /** `gz-bench run suite.json --cmd SCRIPT_CMD <flags>`, as `cli` runs it. */
+  runSuite(flags?: string[], env?: Record<string, string>): Promise<Result>;
+  /** What the runs left behind: every entry of `tmp`, and the case processes still running. */
+  leftovers(): Promise<{ files: string[]; processes: number[] }>;
 }
 
 /**
@@ -58,10 +64,14 @@ export function sceneFactory(): (files?: Record<string, string | object>) => Pro
     const tmp = join(created.dir, 'tmp');
     await mkdir(tmp);
     temps.push(tmp);
+    const cli: Scene['cli'] = (args, env = {}) => runCli(args, { cwd: created.dir, env: { TMPDIR: tmp, ...env } });
     return {
       project: created,
       tmp,
-      cli: (args, env = {}) => runCli(args, { cwd: created.dir, env: { TMPDIR: tmp, ...env } }),
+      cli,
+      writeSuite: (name, settings, cases) => created.write('suite.json', suiteWith(name, settings, cases)),
+      runSuite: (flags = [], env = {}) => cli(['run', 'suite.json', '--cmd', SCRIPT_CMD, ...flags], env),
+      leftovers: async () => ({ files: await readdir(tmp), processes: await caseProcesses(tmp) }),
     };
   };
 }

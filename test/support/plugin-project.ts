@@ -1,3 +1,18 @@
+import { agentPath } from './paths.js';
+import type { CaseSpec } from './suite.js';
+
+/** An agent template that runs fixtures/agents/scripted.mjs on the prompt. */
+export const SCRIPTED_CMD = `node '${agentPath('scripted.mjs')}' "{{prompt}}"`;
+
+/** A case that asks the scripted agent to reply `word`, and passes when its output has `expected` as a line. */
+export function replyCase(id: string, word: string, expected = word): CaseSpec {
+  return {
+    id,
+    prompt: `Reply with '${word}'.`,
+    checks: [{ kind: 'outputMatches', pattern: `^${expected}$`, flags: 'm' }],
+  };
+}
+
 /**
  * A vitest.config.ts that uses the gzBench plugin with these options (serialized, never pasted).
  * Unsandboxed unless the options say otherwise: instrumented agents write markers outside their

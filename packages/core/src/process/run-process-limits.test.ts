@@ -1,40 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { diskUsage } from './disk-usage.js';
-import { runProcess } from './run-process.js';
+import { agent, isRunning, killStrays, readPids, runIn, shellQuote } from './test-support/processes.js';
 import type { RunProcessOptions } from './types.js';
 
 const MiB = 1024 * 1024;
-
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-/** A shell command line that runs a fake agent from fixtures/agents with the current node. */
-function agent(name: string, ...args: string[]): string {
-  const script = fileURLToPath(new URL(`../../../../fixtures/agents/${name}.mjs`, import.meta.url));
-  return [process.execPath, script, ...args].map(shellQuote).join(' ');
-}
-
-/** Running means alive and not a zombie. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 let dir: string;
 let workspace: string;
@@ -47,23 +19,12 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const pid of strays.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
-  }
+  killStrays(strays);
   await rm(dir, { recursive: true, force: true });
 });
 
 function run(command: string, overrides: Partial<RunProcessOptions> = {}) {
-  return runProcess({
-    command,
-    cwd: workspace,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    timeoutMs: 30_000,
-    killGraceMs: 300,
-    ...overrides,
-  });
+  return runIn(workspace, command, { timeoutMs: 30_000, ...overrides });
 }
 
 describe('runProcess: output limit', () => {
@@ -91,7 +52,7 @@ describe('runProcess: output limit', () => {
     const command = `${agent('grandchildren', pidFile)} & echo agent=$!; while [ ! -s ${shellQuote(pidFile)} ]; do sleep 0.05; done; head -c 300000 /dev/zero; wait`;
     const result = await run(command, { maxOutputBytes: 100_000 });
     const agentPid = Number(/agent=(\d+)/.exec(result.output.text)?.[1]);
-    const pids = [agentPid, ...(await readFile(pidFile, 'utf8')).trim().split('\n').map(Number)];
+    const pids = [agentPid, ...(await readPids(pidFile))];
     strays.push(...pids);
 
     expect(result).toMatchObject({ timedOut: false, limitExceeded: { kind: 'output', limitBytes: 100_000 } });
@@ -136,8 +97,9 @@ describe('runProcess: disk limit', () => {
   }, 20_000);
 
   it('catches a command that writes past the cap and exits between two polls', async () => {
-    // One poll at the start (nothing written yet), the next a minute later: only the final measurement can see it.
-    const result = await run('head -c 20971520 /dev/zero > fill.bin', {
+    // One poll at the start (nothing written yet, the command sleeps first), the next a minute later: only
+    // the final measurement can see it.
+    const result = await run('sleep 0.5; head -c 20971520 /dev/zero > fill.bin', {
       maxDiskBytes: { path: workspace, limit: 5 * MiB, intervalMs: 60_000 },
     });
     expect(result).toMatchObject({

@@ -1,43 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { getEventListeners } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runProcess } from './run-process.js';
+import { agent, deadPid, isRunning, killStrays, pathOnlyEnv, readPids, runIn } from './test-support/processes.js';
 import type { RunProcessOptions } from './types.js';
 
 const MiB = 1024 * 1024;
-
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-/** A shell command line that runs a fake agent from fixtures/agents with the current node. */
-function agent(name: string, ...args: string[]): string {
-  const script = fileURLToPath(new URL(`../../../../fixtures/agents/${name}.mjs`, import.meta.url));
-  return [process.execPath, script, ...args].map(shellQuote).join(' ');
-}
-
-/** Running means alive and not a zombie: orphans may wait seconds for a slow init to reap them. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-  if (process.platform !== 'linux') return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 function pidsIn(text: string, label: string): number[] {
   return [...text.matchAll(new RegExp(`${label}=(\\d+)`, 'g'))].map((match) => Number(match[1]));
@@ -51,24 +21,12 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  // A failing test must not leave processes behind on a shared machine: end only the ones it recorded.
-  for (const pid of strays.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
-  }
+  killStrays(strays);
   await rm(dir, { recursive: true, force: true });
 });
 
 function run(command: string, overrides: Partial<RunProcessOptions> = {}) {
-  return runProcess({
-    command,
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    timeoutMs: 10_000,
-    killGraceMs: 300,
-    ...overrides,
-  });
+  return runIn(dir, command, overrides);
 }
 
 describe('runProcess: results', () => {
@@ -89,7 +47,7 @@ describe('runProcess: results', () => {
     process.env.GZ_BENCH_TEST_LEAK = 'leaked';
     try {
       const result = await run('printf "%s|%s" "$ONLY_THIS" "$GZ_BENCH_TEST_LEAK"', {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ONLY_THIS: 'given' },
+        env: pathOnlyEnv({ ONLY_THIS: 'given' }),
       });
       expect(result.output.text).toBe('given|');
     } finally {
@@ -138,7 +96,7 @@ describe('runProcess: ending the process tree', () => {
 
     expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: null, signal: 'SIGTERM' });
     expect(result.durationMs).toBeGreaterThanOrEqual(1400);
-    const descendants = (await readFile(pidFile, 'utf8')).trim().split('\n').map(Number);
+    const descendants = await readPids(pidFile);
     const pids = [...pidsIn(result.output.text, 'shell'), ...pidsIn(result.output.text, 'agent'), ...descendants];
     strays.push(...pids);
     expect(pids).toHaveLength(4);
@@ -277,6 +235,5 @@ describe('fake agents', () => {
 // Guards the isRunning helper itself: without it, the kill assertions above could pass vacuously.
 it('isRunning sees a live process and not a dead one', () => {
   expect(isRunning(process.pid)).toBe(true);
-  const pid = Number(execFileSync('/bin/sh', ['-c', 'echo $$']).toString());
-  expect(isRunning(pid)).toBe(false);
+  expect(isRunning(deadPid())).toBe(false);
 });

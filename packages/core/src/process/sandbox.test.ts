@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runProcess } from './run-process.js';
 import {
   probeBubblewrap,
   probeSandbox,
@@ -16,35 +15,14 @@ import {
   type SandboxProbe,
   sandboxArgv,
 } from './sandbox.js';
+import { agent, killStrays, pathOnlyEnv, runIn, runningPids, shellQuote } from './test-support/processes.js';
 import type { RunProcessOptions } from './types.js';
 
 const MiB = 1024 * 1024;
 
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-/** A shell command line that runs a fake agent from fixtures/agents with the current node. */
-function agent(name: string, ...args: string[]): string {
-  const script = fileURLToPath(new URL(`../../../../fixtures/agents/${name}.mjs`, import.meta.url));
-  return [process.execPath, script, ...args].map(shellQuote).join(' ');
-}
-
 /** Host pids of running (non-zombie) processes whose command line contains `marker`. */
 function pidsWithMarker(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-      if (state !== 'Z' && state !== 'X') found.push(Number(entry));
-    } catch {
-      // Gone between readdir and read.
-    }
-  }
-  return found;
+  return runningPids((pid) => pid !== process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker));
 }
 
 /**
@@ -205,22 +183,25 @@ describe.skipIf(!probe.available)('runProcess in a bwrap sandbox', () => {
   });
 
   afterEach(async () => {
-    for (const pid of strays.splice(0)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {}
-    }
+    killStrays(strays);
     await rm(root, { recursive: true, force: true });
   });
 
+  /** Polls the host every 20 ms, at most `tries` times, for the daemons of `marker`; records them for cleanup. */
+  async function findDaemons(marker: string, tries: number): Promise<number[]> {
+    let daemons: number[] = [];
+    for (let tried = 0; tried < tries && daemons.length === 0; tried += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      daemons = pidsWithMarker(marker);
+    }
+    strays.push(...daemons);
+    return daemons;
+  }
+
   function run(command: string, overrides: Partial<RunProcessOptions> & { network?: boolean } = {}) {
     const { network = false, ...rest } = overrides;
-    return runProcess({
-      command,
-      cwd: workspace,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', TMPDIR: area },
-      timeoutMs: 10_000,
-      killGraceMs: 300,
+    return runIn(workspace, command, {
+      env: pathOnlyEnv({ HOME: process.env.HOME ?? '/root', TMPDIR: area }),
       sandbox: { argv: sandboxArgv({ area, workspace, network }) },
       ...rest,
     });
@@ -340,12 +321,7 @@ describe.skipIf(!probe.available)('runProcess in a bwrap sandbox', () => {
     const marker = `gzmark-${randomUUID()}`;
     const running = run(`${daemonSnippet(marker)} sleep 1; echo done`);
     // Find the daemon from the host while the command runs, so the test cannot pass vacuously.
-    let daemons: number[] = [];
-    for (let tries = 0; tries < 100 && daemons.length === 0; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      daemons = pidsWithMarker(marker);
-    }
-    strays.push(...daemons);
+    const daemons = await findDaemons(marker, 100);
     const result = await running;
     expect(daemons.length).toBeGreaterThan(0);
     expect(result).toMatchObject({ exitCode: 0, timedOut: false });
@@ -357,12 +333,7 @@ describe.skipIf(!probe.available)('runProcess in a bwrap sandbox', () => {
     const marker = `gzmark-${randomUUID()}`;
     const started = Date.now();
     const running = run(`${daemonSnippet(marker)} echo started; exec sleep 300`, { timeoutMs: 800 });
-    let daemons: number[] = [];
-    for (let tries = 0; tries < 40 && daemons.length === 0; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      daemons = pidsWithMarker(marker);
-    }
-    strays.push(...daemons);
+    const daemons = await findDaemons(marker, 40);
     const result = await running;
     expect(daemons.length).toBeGreaterThan(0);
     expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: null });

@@ -1,13 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runProcess } from './run-process.js';
 import {
   CASE_TOKEN_ENV,
   environHas,
@@ -18,44 +16,16 @@ import {
   parseStat,
 } from './sweep.js';
 import { compileForChild } from './test-support/child-modules.js';
+import { agent, isRunning, killStrays, pathOnlyEnv, runIn, runningPids } from './test-support/processes.js';
 
 const SLEEP_FOREVER = 'setInterval(() => {}, 1 << 30);';
 const linux = process.platform === 'linux';
 
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-/** A shell command line that runs a fake agent from fixtures/agents with the current node. */
-function agent(name: string, ...args: string[]): string {
-  const script = fileURLToPath(new URL(`../../../../fixtures/agents/${name}.mjs`, import.meta.url));
-  return [process.execPath, script, ...args].map(shellQuote).join(' ');
-}
-
-/** Running means alive and not a zombie: orphans may wait seconds for a slow init to reap them. */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
 /** An independent scan: running pids whose environment has exactly NAME=token. */
 function carriersOf(token: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const entries = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
-        return entries.includes(`${CASE_TOKEN_ENV}=${token}`) && isRunning(pid);
-      } catch {
-        return false;
-      }
-    });
+  return runningPids((pid) =>
+    readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`${CASE_TOKEN_ENV}=${token}`),
+  );
 }
 
 let dir: string;
@@ -78,13 +48,7 @@ function startSleeper(env: Record<string, string>): number {
 }
 
 function runAgent(command: string, caseToken: string) {
-  return runProcess({
-    command,
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [CASE_TOKEN_ENV]: caseToken },
-    timeoutMs: 10_000,
-    killGraceMs: 300,
-  });
+  return runIn(dir, command, { env: pathOnlyEnv({ [CASE_TOKEN_ENV]: caseToken }) });
 }
 
 async function readPid(file: string): Promise<number> {
@@ -99,11 +63,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   // Only what this file started: recorded pids, then anything still carrying one of its tokens.
-  for (const pid of strays.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
-  }
+  killStrays(strays);
   for (const child of children.splice(0)) child.unref();
   for (const value of tokens.splice(0)) await killByToken(value);
   await rm(dir, { recursive: true, force: true });

@@ -17,9 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { classifyFixtureEntry, copyFixture, FixtureError } from './copy-fixture.js';
+import { classifyFixtureEntry, copyFixture, FixtureError, type SkippedEntry, type SkipReason } from './copy-fixture.js';
 import { isSecretPath } from './secret-files.js';
-import { makeFifo, makeSocket, snapshotTree, writeTree } from './test-support/fs-tree.js';
+import { makeFifo, makeSocket, snapshotTree, treePaths, writeTree } from './test-support/fs-tree.js';
 
 const WITH_SECRETS = fileURLToPath(new URL('../../../../fixtures/repos/with-secrets', import.meta.url));
 
@@ -38,6 +38,11 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
+
+/** What copyFixture reports for `paths` all skipped for the same reason, in the order given. */
+function skippedAs(reason: SkipReason, paths: string[]): SkippedEntry[] {
+  return paths.map((path) => ({ path, reason }));
+}
 
 describe('copyFixture', () => {
   it('copies files and directories with their content and permission bits', async () => {
@@ -95,14 +100,9 @@ describe('copyFixture', () => {
     const copy = await copyFixture(fixture, target);
 
     expect(copy.files).toBe(2);
-    expect(copy.skipped).toEqual([
-      { path: 'absolute-link', reason: 'symlink' },
-      { path: 'dangling', reason: 'symlink' },
-      { path: 'dir-link', reason: 'symlink' },
-      { path: 'docs-link', reason: 'symlink' },
-      { path: 'docs/up', reason: 'symlink' },
-      { path: 'relative-link', reason: 'symlink' },
-    ]);
+    expect(copy.skipped).toEqual(
+      skippedAs('symlink', ['absolute-link', 'dangling', 'dir-link', 'docs-link', 'docs/up', 'relative-link']),
+    );
     expect(await snapshotTree(target)).toEqual({
       'README.md': expect.stringMatching(/^file 644 /),
       docs: 'dir 755',
@@ -117,13 +117,7 @@ describe('copyFixture', () => {
     const server = await makeSocket(join(fixture, 'run/app.sock'));
     try {
       const copy = await copyFixture(fixture, target);
-      expect(copy).toEqual({
-        files: 1,
-        skipped: [
-          { path: 'pipe', reason: 'special' },
-          { path: 'run/app.sock', reason: 'special' },
-        ],
-      });
+      expect(copy).toEqual({ files: 1, skipped: skippedAs('special', ['pipe', 'run/app.sock']) });
       expect(await snapshotTree(target)).toEqual({ 'a.txt': expect.any(String), run: 'dir 755' });
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -141,14 +135,8 @@ describe('copyFixture', () => {
       return;
     }
     const copy = await copyFixture(fixture, target);
-    expect(copy).toEqual({
-      files: 1,
-      skipped: [
-        { path: 'loop', reason: 'special' },
-        { path: 'null', reason: 'special' },
-      ],
-    });
-    expect(Object.keys(await snapshotTree(target))).toEqual(['a.txt']);
+    expect(copy).toEqual({ files: 1, skipped: skippedAs('special', ['loop', 'null']) });
+    expect(await treePaths(target)).toEqual(['a.txt']);
   });
 
   it('skips .git directories and gitdir files at any depth', async () => {
@@ -163,11 +151,8 @@ describe('copyFixture', () => {
 
     const copy = await copyFixture(fixture, target);
 
-    expect(copy.skipped).toEqual([
-      { path: '.git', reason: 'git' },
-      { path: 'vendor/lib/.git', reason: 'git' },
-    ]);
-    expect(Object.keys(await snapshotTree(target))).toEqual([
+    expect(copy.skipped).toEqual(skippedAs('git', ['.git', 'vendor/lib/.git']));
+    expect(await treePaths(target)).toEqual([
       '.github',
       '.github/workflows',
       '.github/workflows/ci.yml',
@@ -217,7 +202,7 @@ describe('copyFixture', () => {
     const copy = await copyFixture(fixture, target);
 
     expect(copy.skipped).toEqual(
-      [
+      skippedAs('secret', [
         '.aws',
         '.docker/config.json',
         '.env',
@@ -238,7 +223,7 @@ describe('copyFixture', () => {
         'home/id_ed25519',
         'home/id_rsa',
         'packages/api/.env',
-      ].map((path) => ({ path, reason: 'secret' })),
+      ]),
     );
     const snapshot = await snapshotTree(target);
     const copiedFiles = Object.keys(snapshot).filter((path) => snapshot[path]?.startsWith('file'));
@@ -283,13 +268,7 @@ describe('copyFixture', () => {
       { path: 'keys/server.pem', reason: 'secret' },
       { path: 'link-to-readme', reason: 'symlink' },
     ]);
-    expect(Object.keys(await snapshotTree(target))).toEqual([
-      '.env.example',
-      'README.md',
-      'config',
-      'config/app.json',
-      'keys',
-    ]);
+    expect(await treePaths(target)).toEqual(['.env.example', 'README.md', 'config', 'config/app.json', 'keys']);
     expect(await snapshotTree(source)).toEqual(before);
     expect(await readlink(join(source, 'absolute-link'))).toBe('/etc/passwd');
   });

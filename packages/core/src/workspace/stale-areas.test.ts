@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
@@ -9,26 +9,12 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CASE_TOKEN_ENV, killByToken, newCaseToken } from '../process/sweep.js';
 import { compileForChild } from '../process/test-support/child-modules.js';
+import { deadPid, isRunning, killStrays } from '../process/test-support/processes.js';
 import { CASE_AREA_PREFIX, createCaseArea, removeCaseArea, restoreOwnerAccess } from './case-area.js';
 import { OWNER_FILE, type OwnerRecord } from './owner-record.js';
 import { cleanStaleAreas, ownerIsRunning } from './stale-areas.js';
 
 const linux = process.platform === 'linux';
-
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-/** The pid of a process that has already exited. */
-function deadPid(): number {
-  return Number(execFileSync('/bin/sh', ['-c', 'echo $$']).toString());
-}
 
 let parent: string;
 let modules: Awaited<ReturnType<typeof compileForChild>>;
@@ -79,11 +65,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const pid of strays.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
-  }
+  killStrays(strays);
   for (const child of children.splice(0)) child.kill('SIGKILL');
   for (const token of tokens.splice(0)) await killByToken(token);
   await restoreOwnerAccess(parent);

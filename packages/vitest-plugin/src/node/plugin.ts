@@ -1,5 +1,5 @@
 /// <reference types="vitest/config" />
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanStaleAreas, loadSuite, locateCases, resolveSandbox, SuiteError } from '@gz-bench/core';
 import picomatch from 'picomatch';
@@ -33,12 +33,12 @@ export interface PluginHooks {
 /** Builds the plugin from options already resolved. */
 export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: PluginHooks = {}): Plugin {
   let root = process.cwd();
-  let matches = picomatch(options.include, { dot: true });
+  const matches = picomatch(options.include, { dot: true });
   const isSuite = (id: string) => {
     const file = cleanId(id);
     if (!isAbsolute(file)) return false;
     const path = relative(root, file);
-    return !path.startsWith('..') && matches(path);
+    return path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path) && matches(path);
   };
 
   return {
@@ -46,7 +46,6 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
     enforce: 'pre',
     configResolved(config) {
       root = config.root;
-      matches = picomatch(options.include, { dot: true });
       skipViteJsonFor(config, isSuite);
     },
     async load(id) {

@@ -32,6 +32,11 @@ export async function snapshotTree(dir: string): Promise<Record<string, string>>
   return snapshot;
 }
 
+/** The paths of every entry below `dir`, sorted as `snapshotTree` walks them. */
+export async function treePaths(dir: string): Promise<string[]> {
+  return Object.keys(await snapshotTree(dir));
+}
+
 /** Writes files (creating their directories) below `root`; a value is the content, or content and mode. */
 export async function writeTree(root: string, files: Record<string, string | [string, number]>): Promise<void> {
   for (const [path, value] of Object.entries(files)) {
