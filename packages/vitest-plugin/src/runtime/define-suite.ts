@@ -8,7 +8,7 @@ import {
   type Suite,
   withSuiteSettings,
 } from '@gz-bench/core';
-import { afterAll, inject, type TestContext } from 'vitest';
+import { inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
 import { createLimit } from './limit.js';
 
@@ -36,7 +36,7 @@ export interface DefinedSuite {
   runCase(index: number, context: TestContext): Promise<void>;
 }
 
-// How long the file waits, after its tests, for cancelled cases to end their processes and remove their workspaces.
+// How long a cancelled case may take to end its processes and remove its workspace before Vitest moves on.
 const SETTLE_TIMEOUT_MS = 30_000;
 
 /** Binds a suite's data to the run options provided by the plugin. */
@@ -44,13 +44,7 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
   const options = inject(PROVIDE_KEY) as WorkerOptions | undefined;
   const concurrency = options?.concurrency ?? 1;
   const limit = createLimit(concurrency);
-  // A cancelled run (Ctrl-C, bail) stops waiting for a test's body at once, while its case still ends
-  // its processes and removes its workspace. The file's last hook waits for that, so the worker is not
-  // torn down halfway through, and the case's result reaches the report.
-  const running = new Set<Promise<unknown>>();
-  afterAll(async () => {
-    await Promise.allSettled(running);
-  }, SETTLE_TIMEOUT_MS);
+
   return {
     describeOptions: concurrency > 1 ? { concurrent: true } : { sequential: true },
     async runCase(index, context) {
@@ -82,8 +76,14 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
         context.task.meta.gzBench = result;
         return result;
       });
-      running.add(run);
-      const result = await run.finally(() => running.delete(run));
+      // A cancelled run (Ctrl-C, bail) stops waiting for a test's body at once, while its case still
+      // ends its processes and removes its workspace. The test's own finishing hook waits for that, so
+      // the worker is not torn down halfway through and the case's result is in the test's meta before
+      // Vitest reports the test.
+      context.onTestFinished(async () => {
+        await run.catch(() => {});
+      }, SETTLE_TIMEOUT_MS);
+      const result = await run;
       if (!result.passed) throw caseFailure(result.error ?? 'case failed', data, index);
     },
   };
