@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SuiteError } from './errors.js';
-import { type LoadedSuite, type LoadSuiteOptions, loadSuite, loadSuiteSync, parseSuiteSource } from './load.js';
+import { type LoadSuiteOptions, loadSuite, parseSuiteSource } from './load.js';
 
 const validSource = `{
   "$schema": "../node_modules/@gz-bench/core/suite.schema.json",
@@ -30,34 +30,20 @@ async function write(name: string, text: string): Promise<string> {
   return file;
 }
 
-/** Runs both loaders on the same input so the sync and async paths can't drift apart. */
-async function loadBoth(file: string, options?: LoadSuiteOptions): Promise<LoadedSuite> {
-  const loaded = await loadSuite(file, options);
-  expect(loadSuiteSync(file, options)).toEqual(loaded);
-  return loaded;
-}
-
-/** The SuiteError both loaders throw for `file`, checked to be the same. */
-async function failBoth(file: string, options?: LoadSuiteOptions): Promise<SuiteError> {
-  const asyncError = await loadSuite(file, options).then(
+/** The SuiteError the loader throws for `file`. */
+async function loadFails(file: string, options?: LoadSuiteOptions): Promise<SuiteError> {
+  const error = await loadSuite(file, options).then(
     () => undefined,
-    (error: unknown) => error,
+    (thrown: unknown) => thrown,
   );
-  let syncError: unknown;
-  try {
-    loadSuiteSync(file, options);
-  } catch (error) {
-    syncError = error;
-  }
-  expect(asyncError).toBeInstanceOf(SuiteError);
-  expect(syncError).toEqual(asyncError);
-  return asyncError as SuiteError;
+  expect(error).toBeInstanceOf(SuiteError);
+  return error as SuiteError;
 }
 
-describe('loadSuite and loadSuiteSync', () => {
+describe('loadSuite', () => {
   it('return the suite, the absolute file and the source', async () => {
     const file = await write('demo.bench.json', validSource);
-    const loaded = await loadBoth(file);
+    const loaded = await loadSuite(file);
     expect(loaded.file).toBe(file);
     expect(loaded.source).toBe(validSource);
     expect(loaded.suite.name).toBe('demo');
@@ -66,26 +52,26 @@ describe('loadSuite and loadSuiteSync', () => {
 
   it('resolve a relative file against cwd', async () => {
     await write('demo.bench.json', validSource);
-    const loaded = await loadBoth('demo.bench.json', { cwd: dir });
+    const loaded = await loadSuite('demo.bench.json', { cwd: dir });
     expect(loaded.file).toBe(join(dir, 'demo.bench.json'));
   });
 
   it('strip a BOM from the suite and the returned source', async () => {
     const file = await write('bom.bench.json', `\uFEFF${validSource}`);
-    const loaded = await loadBoth(file);
+    const loaded = await loadSuite(file);
     expect(loaded.source).toBe(validSource);
     expect(loaded.suite.name).toBe('demo');
   });
 
   it('name the file in messages by displayPath when given, and keep the absolute path in the error', async () => {
     const file = await write('dup.bench.json', '{"name": "s", "cases": [], "extra": 1}');
-    const error = await failBoth(file, { displayPath: 'bench/dup.bench.json' });
+    const error = await loadFails(file, { displayPath: 'bench/dup.bench.json' });
     expect(error.message).toBe('bench/dup.bench.json: invalid suite: unknown key "extra"');
     expect(error.file).toBe(file);
   });
 
   it('report a missing file with its name as given', async () => {
-    const error = await failBoth('missing.bench.json', { cwd: dir });
+    const error = await loadFails('missing.bench.json', { cwd: dir });
     expect(error.message).toBe('file not found: missing.bench.json');
     expect(error).toMatchObject({ code: 'GZ_BENCH_SUITE_NOT_FOUND', file: join(dir, 'missing.bench.json') });
     expect(error.cause).toMatchObject({ code: 'ENOENT' });
@@ -93,14 +79,14 @@ describe('loadSuite and loadSuiteSync', () => {
 
   it('report a directory where a file should be', async () => {
     await mkdir(join(dir, 'bench'));
-    const error = await failBoth('bench', { cwd: dir });
+    const error = await loadFails('bench', { cwd: dir });
     expect(error.message).toBe('cannot read suite file bench: it is a directory; name a .json suite file');
     expect(error.code).toBe('GZ_BENCH_SUITE_UNREADABLE');
   });
 
   it('report malformed JSON with a 1-based line and column', async () => {
     await write('bad.bench.json', '{\n  "name": "x",\n  "cases": [,]\n}\n');
-    const error = await failBoth('bad.bench.json', { cwd: dir });
+    const error = await loadFails('bad.bench.json', { cwd: dir });
     expect(error.message).toBe('bad.bench.json: invalid JSON at line 3, column 13: expected a value, found ","');
     expect(error).toMatchObject({ code: 'GZ_BENCH_SUITE_INVALID_JSON', line: 3, column: 13 });
     expect(error.cause).toBeInstanceOf(SyntaxError);
@@ -108,13 +94,13 @@ describe('loadSuite and loadSuiteSync', () => {
 
   it('count columns after a BOM as an editor shows them', async () => {
     await write('bom-bad.bench.json', '\uFEFF{"name": }');
-    const error = await failBoth('bom-bad.bench.json', { cwd: dir });
+    const error = await loadFails('bom-bad.bench.json', { cwd: dir });
     expect(error.message).toBe('bom-bad.bench.json: invalid JSON at line 1, column 10: expected a value, found "}"');
   });
 
   it('report an empty file', async () => {
     await write('empty.bench.json', '');
-    const error = await failBoth('empty.bench.json', { cwd: dir });
+    const error = await loadFails('empty.bench.json', { cwd: dir });
     expect(error.message).toBe(
       'empty.bench.json: invalid JSON at line 1, column 1: expected a value, found end of input',
     );
@@ -125,7 +111,7 @@ describe('loadSuite and loadSuiteSync', () => {
       'dup.bench.json',
       '{"name":"s","cases":[{"id":"a","prompt":"p","checks":[]},{"id":"a","prompt":"p","checks":[]}]}',
     );
-    const error = await failBoth('dup.bench.json', { cwd: dir });
+    const error = await loadFails('dup.bench.json', { cwd: dir });
     expect(error.message).toBe('dup.bench.json: invalid suite at cases[1].id: duplicate case id "a"');
     expect(error).toMatchObject({ code: 'GZ_BENCH_INVALID_SUITE', file: join(dir, 'dup.bench.json') });
   });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { invalidJsonError, readSuiteError, type SuiteError, type SuiteOrigin } from './errors.js';
@@ -8,7 +7,7 @@ import { createLineIndex, stripBom } from './position.js';
 import type { Suite } from './schema.js';
 import { validateFrom } from './validate.js';
 
-/** Options of `loadSuite`, `loadSuiteSync` and `parseSuiteSource`. */
+/** Options of `loadSuite` and `parseSuiteSource`. */
 export interface LoadSuiteOptions {
   /** Directory a relative suite path resolves against. @default process.cwd() */
   cwd?: string | undefined;
@@ -40,18 +39,6 @@ export async function loadSuite(file: string, options: LoadSuiteOptions = {}): P
   const loaded = fromText(text, origin);
   await checkFixtures(loaded.suite, origin);
   return loaded;
-}
-
-/** `loadSuite` for synchronous callers: structure only, without the checks of fixture repositories on disk. */
-export function loadSuiteSync(file: string, options: LoadSuiteOptions = {}): LoadedSuite {
-  const origin = originOf(file, options);
-  let text: string;
-  try {
-    text = readFileSync(origin.absoluteFile, 'utf8');
-  } catch (error) {
-    throw readSuiteError(error, origin);
-  }
-  return fromText(text, origin);
 }
 
 /** Parses and validates suite text already in memory (a BOM is ignored); `file` only names it in errors. */
