@@ -105,6 +105,12 @@ function prepareRun(vitest: Vitest, options: ResolvedGzBenchOptions): Promise<vo
       throw new OptionsError(`gz-bench option "sandbox" is bwrap, but ${(error as Error).message}`);
     }
     if (sandbox.note !== undefined) vitest.logger.warn(`gz-bench: ${sandbox.note}`);
+    // Chosen by default, the sandbox changes what an agent may do: say so once, with the way out.
+    if (sandbox.kind === 'bwrap' && options.sandbox === 'auto') {
+      vitest.logger.log(
+        'gz-bench: cases run in the bwrap sandbox (host read-only, only each case area writable); sandbox: "none" or --sandbox none turns it off',
+      );
+    }
   })();
   return prepared;
 }
