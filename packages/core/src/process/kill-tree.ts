@@ -1,5 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
+import { isRunningState, readProcessStat } from './proc-stat.js';
 
 // Process groups are how a whole agent tree is reached: the shell is spawned `detached`, so it leads a
 // new group that its children and grandchildren inherit. A descendant that calls setsid() leaves the
@@ -48,22 +49,10 @@ async function runningGroupMembers(groupId: number): Promise<number> {
   } catch {
     return 1; // Cannot tell: assume alive, the caller's deadline still bounds the wait.
   }
-  const stats = await Promise.all(entries.filter((entry) => /^\d+$/.test(entry)).map(readProcStat));
-  return stats.filter((stat) => stat?.groupId === groupId && stat.state !== 'Z' && stat.state !== 'X').length;
-}
-
-async function readProcStat(pid: string): Promise<{ state: string; groupId: number } | undefined> {
-  let text: string;
-  try {
-    text = await readFile(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined; // The process ended between readdir and readFile.
-  }
-  // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so parse after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const state = fields[0];
-  const groupId = Number(fields[2]);
-  return state === undefined ? undefined : { state, groupId };
+  const stats = await Promise.all(
+    entries.filter((entry) => /^\d+$/.test(entry)).map((pid) => readProcessStat(Number(pid))),
+  );
+  return stats.filter((stat) => stat?.groupId === groupId && isRunningState(stat)).length;
 }
 
 function hasErrorCode(error: unknown, code: string): boolean {

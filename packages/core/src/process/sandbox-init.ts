@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
+import { isRunningState, readProcessStat } from './proc-stat.js';
 
 // bwrap with --unshare-pid runs as two host processes: the monitor we spawn (it leads our process
 // group) and the sandbox's pid 1, which starts a session of its own (--new-session) and so is not in
@@ -20,7 +20,7 @@ const MAX_INFO_BYTES = 64 * 1024;
 export interface ProcessIdentity {
   pid: number;
   /** Field 22 of /proc/<pid>/stat: clock ticks after boot when the process started. */
-  startTime: string;
+  startTime: number;
 }
 
 /**
@@ -54,14 +54,14 @@ export function readSandboxInit(stream: Readable): Promise<ProcessIdentity | und
 
 /** The identity of a live (non-zombie) process, or undefined when there is none with that pid. */
 export async function identifyProcess(pid: number): Promise<ProcessIdentity | undefined> {
-  const stat = await readStat(pid);
-  return stat === undefined || !stat.running ? undefined : { pid, startTime: stat.startTime };
+  const stat = await readProcessStat(pid);
+  return stat === undefined || !isRunningState(stat) ? undefined : { pid, startTime: stat.startTime };
 }
 
 /** True while the very process `identity` names is running (not gone, not a zombie, pid not reused). */
 export async function isStillRunning(identity: ProcessIdentity): Promise<boolean> {
-  const stat = await readStat(identity.pid);
-  return stat?.running === true && stat.startTime === identity.startTime;
+  const stat = await readProcessStat(identity.pid);
+  return isRunningState(stat) && stat?.startTime === identity.startTime;
 }
 
 /**
@@ -81,20 +81,4 @@ export async function killAndAwait(identity: ProcessIdentity, deadline: number, 
     if (remaining <= 0) return false;
     await delay(Math.min(pollMs, remaining));
   }
-}
-
-async function readStat(pid: number): Promise<{ running: boolean; startTime: string } | undefined> {
-  let text: string;
-  try {
-    text = await readFile(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // "pid (comm) state ppid …": comm may hold spaces and parentheses, so split after the last ')'.
-  // Field 3 (state) is index 0 here, so field 22 (starttime) is index 19.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const state = fields[0];
-  const startTime = fields[19];
-  if (state === undefined || startTime === undefined) return undefined;
-  return { running: state !== 'Z' && state !== 'X', startTime };
 }

@@ -96,12 +96,18 @@ describe('environHas', () => {
 });
 
 describe('parseStat', () => {
-  it('reads state, parent and start time after a comm holding spaces and parentheses', () => {
+  it('reads state, parent, group and start time after a comm holding spaces and parentheses', () => {
     const fields = Array.from({ length: 50 }, (_, index) => String(index + 3));
     fields[0] = 'S';
     fields[1] = '77';
+    fields[2] = '88';
     fields[19] = '123456';
-    expect(parseStat(`42 (a) b (c) ${fields.join(' ')}`)).toEqual({ state: 'S', parentPid: 77, startTime: 123456 });
+    expect(parseStat(`42 (a) b (c) ${fields.join(' ')}`)).toEqual({
+      state: 'S',
+      parentPid: 77,
+      groupId: 88,
+      startTime: 123456,
+    });
   });
 
   it('agrees with /proc/self/stat', () => {
@@ -224,7 +230,7 @@ describe.runIf(linux)('killByToken', () => {
   describe('spares the calling process and its ancestors, even when they carry the token', () => {
     let modules: Awaited<ReturnType<typeof compileForChild>>;
     beforeAll(async () => {
-      modules = await compileForChild(['process/sweep.ts']);
+      modules = await compileForChild(['process/sweep.ts', 'process/proc-stat.ts']);
       // Sweeps its own token from inside a token-carrying process whose parent carries it too.
       await writeFile(
         join(modules.dir, 'sweep-self.mjs'),

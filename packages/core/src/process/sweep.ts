@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
+import { isRunningState, type ProcessStat, parseStat, readProcessStat } from './proc-stat.js';
+
+export { type ProcessStat, parseStat, readProcessStat } from './proc-stat.js';
 
 // Process groups miss descendants that call setsid() or double-fork; environment variables do not,
 // since every child inherits its parent's environment unless it is explicitly replaced. So every command
@@ -86,34 +89,6 @@ export function killByTokenSync(token: string, options: KillByTokenOptions = {})
   return [...killed].sort((a, b) => a - b);
 }
 
-/** What /proc/<pid>/stat says about a process, or undefined when it is gone or out of reach. */
-export async function readProcessStat(pid: number | 'self'): Promise<ProcessStat | undefined> {
-  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  return text === undefined ? undefined : parseStat(text);
-}
-
-/** The fields of /proc/<pid>/stat this module uses. */
-export interface ProcessStat {
-  /** One letter: R, S, D, Z (zombie), X (dead), … */
-  state: string;
-  parentPid: number;
-  /** Clock ticks after boot at which the process started; with the pid, it identifies a process. */
-  startTime: number;
-}
-
-/** Parses /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces and ')' so fields start after the last ')'. */
-export function parseStat(text: string): ProcessStat | undefined {
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 of the file (state), so field n is fields[n - 3].
-  const state = fields[0];
-  const parentPid = Number(fields[1]);
-  const startTime = Number(fields[19]);
-  if (state === undefined || state === '' || !Number.isInteger(parentPid) || !Number.isInteger(startTime)) {
-    return undefined;
-  }
-  return { state, parentPid, startTime };
-}
-
 /** True when an environ block (NUL-separated `NAME=value` entries) holds exactly `needle`. */
 export function environHas(environ: Buffer, needle: Buffer): boolean {
   for (let at = environ.indexOf(needle); at !== -1; at = environ.indexOf(needle, at + 1)) {
@@ -196,11 +171,8 @@ async function anyRunning(pids: number[]): Promise<boolean> {
   return texts.some(isRunningStat);
 }
 
-/** Zombies count as dead: an orphan stays one until init reaps it, which here can take seconds. */
 function isRunningStat(text: string | undefined): boolean {
-  if (text === undefined) return false;
-  const state = parseStat(text)?.state;
-  return state !== undefined && state !== 'Z' && state !== 'X';
+  return text !== undefined && isRunningState(parseStat(text));
 }
 
 function sendKill(pid: number): boolean {

@@ -228,6 +228,7 @@ describe('in a child process', () => {
       'workspace/case-area.ts',
       'workspace/owner-record.ts',
       'process/sweep.ts',
+      'process/proc-stat.ts',
       'process/exit-cleanup.ts',
       'process/kill-tree.ts',
     ]);

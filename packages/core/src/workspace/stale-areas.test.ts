@@ -28,6 +28,7 @@ beforeAll(async () => {
     'workspace/owner-record.ts',
     'workspace/stale-areas.ts',
     'process/sweep.ts',
+    'process/proc-stat.ts',
     'process/exit-cleanup.ts',
     'process/kill-tree.ts',
   ]);
