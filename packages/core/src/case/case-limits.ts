@@ -1,8 +1,6 @@
-import { DEFAULT_KILL_GRACE_MS } from '../process/run-process.js';
+import { DEFAULT_KILL_GRACE_MS, MAX_TIMER_MS } from '../process/run-process.js';
 import { type Case, DEFAULT_TIMEOUT_SEC } from '../suite/schema.js';
 
-/** The longest delay a Node.js timer can wait. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const MIB = 1024 * 1024;
 
 /** The seconds that bound each command of a case. */

@@ -1,10 +1,12 @@
 export { type DiskUsage, diskUsage } from './disk-usage.js';
 export { DEFAULT_OUTPUT_LIMIT_BYTES, outputTail } from './output-buffer.js';
-export { DEFAULT_KILL_GRACE_MS, runProcess } from './run-process.js';
+export { DEFAULT_KILL_GRACE_MS, MAX_TIMER_MS, runProcess } from './run-process.js';
 export {
+  isSandboxMode,
   probeSandbox,
   type ResolvedSandbox,
   resolveSandbox,
+  SANDBOX_MODES,
   type SandboxArgvOptions,
   SandboxError,
   type SandboxMode,

@@ -20,7 +20,7 @@ const STREAM_DRAIN_MS = 500;
 // the wait for its 'exit' so the promise settles even then.
 const EXIT_AFTER_SIGKILL_MS = 5000;
 // setTimeout fires at once for delays above 2^31-1 ms; longer timeouts mean "no timeout".
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface ResolvedRunProcessOptions {
   command: string;

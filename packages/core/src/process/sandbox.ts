@@ -15,6 +15,14 @@ import { SANDBOX_INFO_FD } from './sandbox-init.js';
 /** How a case's commands are isolated: `auto` uses bubblewrap where it works, else nothing. */
 export type SandboxMode = 'auto' | 'bwrap' | 'none';
 
+/** Every sandbox mode, for validating options and flags. */
+export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'bwrap', 'none'];
+
+/** Whether a string (an option, a flag, a variable) names a sandbox mode. */
+export function isSandboxMode(value: unknown): value is SandboxMode {
+  return (SANDBOX_MODES as readonly unknown[]).includes(value);
+}
+
 /** Whether bubblewrap works on this machine with the flags cases use. */
 export type SandboxProbe =
   | { available: true; version: string; bwrapPath: string }

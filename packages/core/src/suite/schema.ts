@@ -114,10 +114,13 @@ export type OutputMatchesCheck = z.infer<typeof OutputMatchesCheckSchema>;
 /** A relative path inside a fixture repository. */
 const fixturePath = noNul.describe('Path relative to the fixture repository.');
 
+/** What an environment variable name may look like. */
+export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /** The name of an environment variable. */
 const envName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+  .regex(ENV_NAME_PATTERN, 'must be an environment variable name')
   .describe('Name of an environment variable of the harness to pass on.');
 
 /** Settings a suite may give all its cases and a case may override; the case's own value wins. */

@@ -1,7 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { assertValidTemplate, loadSuite, MAX_TIMEOUT_SEC, type Report, renderJson } from '@gz-bench/core';
+import {
+  assertValidTemplate,
+  ENV_NAME_PATTERN,
+  isSandboxMode,
+  loadSuite,
+  MAX_TIMEOUT_SEC,
+  type Report,
+  renderJson,
+} from '@gz-bench/core';
 import { escapePath } from 'tinyglobby';
 import { createVitest } from 'vitest/node';
 import { createGzBenchPlugin } from '../node/plugin.js';
@@ -21,9 +29,6 @@ interface RunFlags {
   sandbox?: string;
 }
 
-const SANDBOX_MODES = ['auto', 'bwrap', 'none'] as const;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** `gz-bench run <suite.json>... --cmd "<template>"`: runs the suites through Vitest with the gz-bench plugin. */
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseStrict<RunFlags>(args, {
@@ -40,7 +45,7 @@ export async function runCommand(args: string[]): Promise<number> {
   assertValidTemplate(values.cmd);
   const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
   const allowEnv = values['allow-env'] ?? [];
-  const badName = allowEnv.find((name) => !ENV_NAME.test(name));
+  const badName = allowEnv.find((name) => !ENV_NAME_PATTERN.test(name));
   if (badName !== undefined) throw new UsageError(`--allow-env needs an environment variable name, got "${badName}"`);
   const sandbox = values.sandbox ?? 'auto';
   if (!isSandboxMode(sandbox)) throw new UsageError(`--sandbox must be auto, bwrap or none, got "${sandbox}"`);
@@ -178,10 +183,6 @@ function onInterrupt(handle: (signal: NodeJS.Signals) => void): () => void {
   return () => {
     for (const signal of INTERRUPTS) process.off(signal, handle);
   };
-}
-
-function isSandboxMode(mode: string): mode is (typeof SANDBOX_MODES)[number] {
-  return (SANDBOX_MODES as readonly string[]).includes(mode);
 }
 
 function parseTimeout(raw: string): number {

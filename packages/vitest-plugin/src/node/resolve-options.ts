@@ -1,5 +1,4 @@
-import type { SandboxMode } from '@gz-bench/core';
-import { MAX_TIMEOUT_SEC } from '@gz-bench/core';
+import { ENV_NAME_PATTERN, isSandboxMode, MAX_TIMEOUT_SEC, type SandboxMode } from '@gz-bench/core';
 import type { GzBenchOptions, ResolvedGzBenchOptions } from '../shared/options.js';
 
 /** Raised for an option or `GZ_BENCH_*` variable that cannot be used; its message says which and why. */
@@ -27,9 +26,6 @@ const DEFAULTS: ResolvedGzBenchOptions = {
   sandbox: 'auto',
 };
 
-const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'bwrap', 'none'];
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** Applies defaults, then `GZ_BENCH_*` overrides from `env`, and validates the result. Never mutates `options`. */
 export function resolveOptions(
   options: GzBenchOptions = {},
@@ -48,11 +44,11 @@ export function resolveOptions(
   positiveInteger('concurrency', merged.concurrency);
   if (merged.report === '') throw new OptionsError('gz-bench option "report" must be a path or false');
   const allowEnv = [...merged.allowEnv];
-  const badName = allowEnv.find((name) => !ENV_NAME.test(name));
+  const badName = allowEnv.find((name) => !ENV_NAME_PATTERN.test(name));
   if (badName !== undefined) {
     throw new OptionsError(`gz-bench option "allowEnv" must list environment variable names, got "${badName}"`);
   }
-  if (!SANDBOX_MODES.includes(merged.sandbox)) {
+  if (!isSandboxMode(merged.sandbox)) {
     throw new OptionsError(`gz-bench option "sandbox" must be auto, bwrap or none, got "${String(merged.sandbox)}"`);
   }
   return { ...merged, include, allowEnv };
