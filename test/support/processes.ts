@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** True while the process runs; a zombie waiting to be reaped counts as ended. */
@@ -32,4 +32,19 @@ export async function readPidFile(file: string, timeoutMs = 10_000): Promise<num
     if (Date.now() > deadline) throw new Error(`no pid file at ${file} after ${timeoutMs} ms`);
     await delay(50);
   }
+}
+
+/**
+ * Processes other than this one whose environment has `name=value`: children of a run inherit the
+ * private TMPDIR a test gives it, so this finds every process the run left behind, however detached.
+ */
+export async function processesWithEnv(name: string, value: string): Promise<number[]> {
+  const wanted = `${name}=${value}`;
+  const found: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const environ = await readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
+    if (environ.split('\0').includes(wanted) && (await isRunning(Number(entry)))) found.push(Number(entry));
+  }
+  return found;
 }

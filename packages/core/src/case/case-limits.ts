@@ -13,7 +13,9 @@ export function caseTimeoutSec(testCase: Case, override?: number): number {
  * test runner's own timeout, which must never fire before the case's bounds do.
  */
 export function caseBudgetMs(testCase: Case, override?: number): number {
-  const commands = (testCase.setup?.length ?? 0) + 1 + testCase.checks.filter((c) => c.kind === 'command').length;
+  // Each command and each regular expression a check tests may run to the case's timeout.
+  const bounded = testCase.checks.filter((c) => c.kind === 'command' || c.kind === 'outputMatches').length;
+  const commands = (testCase.setup?.length ?? 0) + 1 + bounded;
   const perCommandMs = caseTimeoutSec(testCase, override) * 1000 + DEFAULT_KILL_GRACE_MS + 1000;
   // Preparing the workspace (copying a fixture repository) and restoring protected paths come on top.
   const preparationMs = 60_000;

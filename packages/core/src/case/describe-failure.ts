@@ -1,3 +1,4 @@
+import { formatSeconds } from '../checks/messages.js';
 import type { ProcessResult } from '../process/types.js';
 
 const MIB = 1024 * 1024;
@@ -14,10 +15,6 @@ export function describeCommandFailure(result: ProcessResult, timeoutMs: number)
   if (result.signal !== null) return `was killed by ${result.signal}`;
   if (result.exitCode !== 0) return `exited with ${result.exitCode}`;
   return undefined;
-}
-
-function formatSeconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))}s`;
 }
 
 function formatMiB(bytes: number): string {

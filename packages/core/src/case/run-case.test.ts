@@ -197,6 +197,12 @@ describe('case limits', () => {
     expect(caseBudgetMs(testCase)).toBeGreaterThanOrEqual(4 * (10_000 + 2000));
   });
 
+  it('budgets every regular expression a check tests, which is bounded by the same timeout', () => {
+    const withoutRegex = base({ timeoutSec: 10, checks: [{ kind: 'fileExists', path: 'x' }] });
+    const withRegex = base({ timeoutSec: 10, checks: [{ kind: 'outputMatches', pattern: '^(a+)+$' }] });
+    expect(caseBudgetMs(withRegex) - caseBudgetMs(withoutRegex)).toBeGreaterThanOrEqual(10_000);
+  });
+
   it('never exceeds the longest delay a timer can wait, which would make it fire at once', () => {
     const testCase = base({ timeoutSec: 86_400, setup: Array.from({ length: 30 }, () => 'true') });
     expect(caseBudgetMs(testCase)).toBe(2 ** 31 - 1);

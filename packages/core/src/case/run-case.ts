@@ -108,6 +108,7 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
       repo,
       allowSecrets: options.allowSecrets === true,
       run,
+      ...(options.signal && { signal: options.signal }),
     });
     return {
       id: testCase.id,

@@ -3,6 +3,7 @@ import { evaluateChecks } from '../checks/registry.js';
 import type { CheckContext, CheckResult } from '../checks/types.js';
 import { outputTail } from '../process/output-buffer.js';
 import type { ProcessResult } from '../process/types.js';
+import { matchRegexBounded } from '../regex/bounded-match.js';
 import type { AgentRun, FailedStep } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { assertWorkspaceIntact, type CaseArea } from '../workspace/case-area.js';
@@ -15,13 +16,15 @@ export interface StepContext {
   /** The rendered agent command. */
   command: string;
   area: CaseArea;
-  /** The bound of each command, for messages. */
+  /** The bound of each command and of each regular expression a check tests. */
   timeoutMs: number;
   /** The fixture repository, if the case has one. */
   repo: string | undefined;
   /** Whether secret-looking fixture files were copied, so protected paths compare like with like. */
   allowSecrets: boolean;
   run: CommandRunner;
+  /** Ends a regular expression match under way when aborted, as the runner's signal ends commands. */
+  signal?: AbortSignal;
 }
 
 /** What the steps of a case came to. */
@@ -79,6 +82,9 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     fs,
     output: result.output.text,
     runCommand: context.run,
+    // A regular expression gets the same bound as a command: the case's timeout.
+    matchRegex: (pattern, flags, text) =>
+      matchRegexBounded({ pattern, flags, text, timeoutMs: context.timeoutMs, signal: context.signal }),
   };
   const checkResults = await evaluateChecks(testCase.checks, checkContext);
   if (tampered) {

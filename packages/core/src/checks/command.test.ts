@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProcessResult } from '../process/types.js';
 import { COMMAND_OUTPUT_TAIL_CHARS, commandCheck } from './command.js';
+import { noRegexMatching } from './test-support/inline-regex-matcher.js';
 import type { CheckContext, CheckFs } from './types.js';
 
 /**
@@ -37,7 +38,7 @@ function contextIn(cwd: string, timeoutMs?: number): CheckContext {
   const noFs = new Proxy({} as CheckFs, {
     get: () => () => Promise.reject(new Error('command checks do not use the filesystem')),
   });
-  return { workspace: cwd, fs: noFs, output: '', runCommand: shellRunner(cwd, timeoutMs) };
+  return { workspace: cwd, fs: noFs, output: '', runCommand: shellRunner(cwd, timeoutMs), matchRegex: noRegexMatching };
 }
 
 const check = (run: string, expectExit?: number) => ({

@@ -17,3 +17,8 @@ export function tailText(text: string, maxChars: number): string {
 export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Milliseconds as messages print a time bound: `120s`, `0.5s`. */
+export function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))}s`;
+}

@@ -4,6 +4,7 @@ import type { ProcessResult } from '../process/types.js';
 import type { Check } from '../suite/schema.js';
 import { fileExistsCheck } from './file-exists.js';
 import { type CheckRegistry, checkRegistry, evaluateCheck, evaluateChecks } from './registry.js';
+import { matchInline } from './test-support/inline-regex-matcher.js';
 import type { CheckContext, CheckFs } from './types.js';
 
 /** A memfs workspace at /ws with hello.txt, and a runCommand that answers every command with `exitCode`. */
@@ -22,6 +23,7 @@ function context(exitCode = 0): CheckContext {
     fs: vol.promises as unknown as CheckFs,
     output: 'PASS: 3 tests',
     runCommand: vi.fn(async () => result),
+    matchRegex: matchInline,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ProcessResult } from '../process/types.js';
+import type { BoundedMatchOutcome } from '../regex/bounded-match.js';
 import type { Check, CheckKind } from '../suite/schema.js';
 
 /** The part of `node:fs/promises` that checks use; unit tests pass a memfs volume's `promises`. */
@@ -21,6 +22,11 @@ export interface CheckContext {
   output: string;
   /** Runs a shell command in the workspace under the case's limits. */
   runCommand(command: string): Promise<ProcessResult>;
+  /**
+   * Tests a user's regular expression against `text` within the case's time bound, off the thread that
+   * runs the case, so a pattern that backtracks catastrophically cannot stall it.
+   */
+  matchRegex(pattern: string, flags: string | undefined, text: string): Promise<BoundedMatchOutcome>;
 }
 
 /** What evaluating one check found. */

@@ -1,5 +1,6 @@
 import { Volume } from 'memfs';
 import type { CheckContext, CheckFs } from '../types.js';
+import { noRegexMatching } from './inline-regex-matcher.js';
 
 /** Options of {@link memfsWorkspace}. */
 export interface MemfsWorkspaceOptions {
@@ -60,6 +61,7 @@ export function memfsWorkspace(
     fs,
     output: '',
     runCommand: () => Promise.reject(new Error('file checks run no commands')),
+    matchRegex: noRegexMatching,
   };
   return { context, fs, read, opened };
 }

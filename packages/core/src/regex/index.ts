@@ -1,0 +1,6 @@
+export {
+  type BoundedMatchOutcome,
+  type BoundedMatchRequest,
+  matchRegexBounded,
+  type RegexMatcher,
+} from './bounded-match.js';
