@@ -246,6 +246,11 @@ describe.concurrent('gz-bench CLI', () => {
         suite('s', [{ id: 'a', prompt: '' }]),
         's.json: invalid suite at cases[0].prompt: must be a non-empty string',
       ],
+      [
+        'a timeout too large for a number, quoted as written',
+        '{"name": "s", "cases": [{"id": "a", "prompt": "p", "checks": [], "timeoutSec": 1e400}]}',
+        's.json: invalid suite at cases[0].timeoutSec: must be a finite number of seconds (got 1e400, which is too large)',
+      ],
     ];
     for (const [name, content, message] of invalid) {
       it(`rejects ${name} with exit 2 and one exact line`, async ({ expect }) => {

@@ -1,4 +1,5 @@
 import type { BoundedMatchOutcome } from '../regex/bounded-match.js';
+import { showRegex } from '../regex/show-regex.js';
 import { formatSeconds } from './messages.js';
 import type { CheckDefinition } from './types.js';
 
@@ -8,7 +9,7 @@ export const outputMatchesCheck: CheckDefinition<'outputMatches'> = {
   async evaluate(check, { output, matchRegex }) {
     const outcome = await matchRegex(check.pattern, check.flags, output);
     if (outcome.status === 'matched') return { passed: true };
-    return { passed: false, message: failureMessage(outcome, `/${check.pattern}/${check.flags ?? ''}`) };
+    return { passed: false, message: failureMessage(outcome, showRegex(check.pattern, check.flags)) };
   },
 };
 

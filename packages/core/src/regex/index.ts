@@ -4,3 +4,4 @@ export {
   matchRegexBounded,
   type RegexMatcher,
 } from './bounded-match.js';
+export { showRegex } from './show-regex.js';

@@ -1,4 +1,5 @@
 import type { core } from 'zod';
+import { valueTextAt } from './value-text.js';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
@@ -38,11 +39,13 @@ const quoteList = (keys: readonly string[]) => keys.map((key) => JSON.stringify(
 /**
  * Words for one zod issue found while validating `data`. zod's own messages are generic ("Invalid
  * input: expected string, received undefined"); these say what the author of the JSON file must change.
- * Messages the schema sets itself (refinements, `min(1, …)`) pass through unchanged.
+ * Messages the schema sets itself (refinements, `min(1, …)`) pass through unchanged. With the JSON
+ * `source` that `data` was parsed from, a number JSON.parse could not hold is quoted as written.
  */
-export function describeIssue(issue: core.$ZodIssue, data: unknown): { path: string; reason: string } {
+export function describeIssue(issue: core.$ZodIssue, data: unknown, source?: string): { path: string; reason: string } {
   const path = formatPath(issue.path);
   const found = lookup(data, issue.path);
+  const written = () => (source === undefined ? undefined : valueTextAt(source, issue.path));
   switch (issue.code) {
     case 'unrecognized_keys': {
       const noun = issue.keys.length === 1 ? 'key' : 'keys';
@@ -50,6 +53,10 @@ export function describeIssue(issue: core.$ZodIssue, data: unknown): { path: str
     }
     case 'invalid_type': {
       if (!found.present) return { path, reason: 'required' };
+      const wantsNumber = issue.expected === 'number' || issue.expected === 'int';
+      if (wantsNumber && typeof found.value === 'number' && !Number.isFinite(found.value)) {
+        return { path, reason: `${requirement(issue)} (${nonFinite(found.value, written())})` };
+      }
       if (issue.expected === 'int' && typeof found.value === 'number') return { path, reason: 'must be an integer' };
       const expected = issue.expected === 'int' ? 'integer' : issue.expected;
       return { path, reason: `expected ${expected}, received ${typeName(found.value)}` };
@@ -63,9 +70,34 @@ export function describeIssue(issue: core.$ZodIssue, data: unknown): { path: str
       }
       return { path, reason: lowerFirst(issue.message) };
     }
+    case 'too_small': {
+      const reason = lowerFirst(issue.message);
+      // `1e-400` parses as 0, and "must be positive" would puzzle its author.
+      const literal = found.value === 0 ? written() : undefined;
+      if (literal === undefined || ZERO_LITERAL.test(literal)) return { path, reason };
+      return { path, reason: `${reason} (got ${literal}, which is too small to tell from 0)` };
+    }
     default:
       return { path, reason: lowerFirst(issue.message) };
   }
+}
+
+/** A JSON number literal whose value is zero, such as `0`, `-0.00` or `0e5`. */
+const ZERO_LITERAL = /^-?0(?:\.0+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * What a number field must be, for a value of the wrong kind: the schema's own words (every number
+ * field sets them, and they start with "must"), or generic ones should a field lack them.
+ */
+function requirement(issue: core.$ZodIssue): string {
+  return issue.message.startsWith('must ') ? issue.message : 'must be a finite number';
+}
+
+/** `got 1e400, which is too large`: the value as written when known, else as JavaScript prints it. */
+function nonFinite(value: number, written: string | undefined): string {
+  const shown = written ?? String(value);
+  if (Number.isNaN(value)) return `got ${shown}`;
+  return value > 0 ? `got ${shown}, which is too large` : `got ${shown}, which is too large a negative number`;
 }
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

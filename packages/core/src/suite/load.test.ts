@@ -142,6 +142,55 @@ describe('parseSuiteSource', () => {
     expect(error?.message.length).toBeLessThan(200);
   });
 
+  describe('quotes numbers JSON.parse cannot hold as written', () => {
+    /** The message for a suite whose first case has `field: literal`, written as raw JSON text. */
+    const messageFor = (fields: string) => {
+      const source = `{"name":"s","cases":[{"id":"a","prompt":"p","checks":[],${fields}}]}`;
+      try {
+        parseSuiteSource(source, 'bench/x.json');
+      } catch (error) {
+        return (error as SuiteError).message;
+      }
+      throw new Error('expected the suite to be rejected');
+    };
+
+    it.each([
+      ['"timeoutSec": 1e400', 'timeoutSec: must be a finite number of seconds (got 1e400, which is too large)'],
+      [
+        '"timeoutSec": -1E+999',
+        'timeoutSec: must be a finite number of seconds (got -1E+999, which is too large a negative number)',
+      ],
+      ['"maxDiskMB": 1e400', 'maxDiskMB: must be a finite number of MiB (got 1e400, which is too large)'],
+      ['"maxOutputMB": 2e308', 'maxOutputMB: must be a finite number of MiB (got 2e308, which is too large)'],
+      [
+        '"checks": [{"kind":"command","run":"x","expectExit":1e400}]',
+        'checks[0].expectExit: must be an exit code from 0 to 255 (got 1e400, which is too large)',
+      ],
+      // The last of duplicate keys is the one JSON.parse kept, and the one quoted.
+      [
+        '"timeoutSec": 5, "timeoutSec": 1e400',
+        'timeoutSec: must be a finite number of seconds (got 1e400, which is too large)',
+      ],
+    ])('%s', (fields, message) => {
+      expect(messageFor(fields)).toBe(`bench/x.json: invalid suite at cases[0].${message}`);
+    });
+
+    it('says why a positive number that reads as 0 is refused, and nothing more for a real 0', () => {
+      expect(messageFor('"timeoutSec": 1e-400')).toBe(
+        'bench/x.json: invalid suite at cases[0].timeoutSec: must be a positive number of seconds (got 1e-400, which is too small to tell from 0)',
+      );
+      expect(messageFor('"maxDiskMB": -0.0e7')).toBe(
+        'bench/x.json: invalid suite at cases[0].maxDiskMB: must be a positive number of MiB',
+      );
+    });
+
+    it('keeps the usual message for a number of the wrong kind', () => {
+      expect(messageFor('"id": 1e400')).toBe(
+        'bench/x.json: invalid suite at cases[0].id: expected string, received number',
+      );
+    });
+  });
+
   it('rejects a NUL character in a prompt written as an escape', () => {
     const source = '{"name":"s","cases":[{"id":"a","prompt":"a\\u0000b","checks":[]}]}';
     expect(() => parseSuiteSource(source)).toThrow('invalid suite at cases[0].prompt: may not contain a NUL character');

@@ -63,7 +63,7 @@ function parse(source: string, origin: SuiteOrigin): Suite {
   } catch (error) {
     throw jsonError(source, error, origin);
   }
-  const result = validateFrom(data, origin);
+  const result = validateFrom(data, origin, source);
   if (!result.ok) throw result.error;
   return result.suite;
 }

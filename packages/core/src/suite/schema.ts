@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { showRegex } from '../regex/show-regex.js';
 
 /** Default per-case timeout, in seconds, when a case sets no `timeoutSec`. */
 export const DEFAULT_TIMEOUT_SEC = 120;
@@ -13,6 +14,20 @@ const nonEmpty = z.string().min(1, 'must be a non-empty string');
  * NUL character there, so reject them up front with a message that names the field.
  */
 const noNul = nonEmpty.refine((text) => !text.includes('\0'), 'may not contain a NUL character');
+
+/**
+ * A number in the given words: `requirement` is what a wrong type or a non-finite value (`1e400`,
+ * which JSON.parse reads as Infinity) is told, with the value as written appended by the validator.
+ */
+const numberField = (requirement: string) => z.number({ error: requirement });
+
+/** An exit code: an integer from 0 to 255, and only those words for every way of missing it. */
+const EXIT_CODE = 'must be an exit code from 0 to 255';
+
+/** A value as a message shows it: JSON, except for numbers JSON cannot write. */
+function showValue(value: unknown): string {
+  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
+}
 
 /** Throws nothing: tells whether `new RegExp(pattern, flags)` would. */
 function compiles(pattern: string, flags = ''): boolean {
@@ -41,7 +56,8 @@ export const FileContainsCheckSchema = z
     text: nonEmpty.describe('Text the file must contain.'),
     flags: z
       .literal('i', {
-        error: (issue) => `unsupported flags ${JSON.stringify(issue.input)}; fileContains accepts only "i"`,
+        // JSON.stringify would print Infinity (from `1e400`) as null.
+        error: (issue) => `unsupported flags ${showValue(issue.input)}; fileContains accepts only "i"`,
       })
       .optional()
       .describe('"i" makes the match case-insensitive.'),
@@ -60,10 +76,12 @@ export const CommandCheckSchema = z
   .object({
     kind: z.literal('command'),
     run: noNul.describe('Shell command run in the workspace.'),
+    // The error option also covers z.int's own safe-integer range check (1e20), whose default reads
+    // "too big: expected int to be <=9007199254740991".
     expectExit: z
-      .int()
-      .min(0, 'must be an exit code from 0 to 255')
-      .max(255, 'must be an exit code from 0 to 255')
+      .int({ error: EXIT_CODE })
+      .min(0, EXIT_CODE)
+      .max(255, EXIT_CODE)
       .optional()
       .describe('Expected exit code. @default 0'),
   })
@@ -80,9 +98,11 @@ export const OutputMatchesCheckSchema = z
   .strict()
   .superRefine((check, ctx) => {
     if (check.flags !== undefined && !compiles('', check.flags)) {
-      ctx.addIssue({ code: 'custom', path: ['flags'], message: `invalid regular expression flags "${check.flags}"` });
+      const message = `invalid regular expression flags ${JSON.stringify(check.flags)}`;
+      ctx.addIssue({ code: 'custom', path: ['flags'], message });
     } else if (!compiles(check.pattern, check.flags)) {
-      ctx.addIssue({ code: 'custom', path: ['pattern'], message: `invalid regular expression /${check.pattern}/` });
+      const message = `invalid regular expression ${showRegex(check.pattern)}`;
+      ctx.addIssue({ code: 'custom', path: ['pattern'], message });
     }
   })
   .describe("Passes when `pattern` matches the agent command's combined stdout and stderr.");
@@ -152,13 +172,11 @@ const caseSettings = {
     .boolean()
     .optional()
     .describe('false cuts the network of setup, the agent and command checks (needs the bwrap sandbox). @default true'),
-  maxDiskMB: z
-    .number()
+  maxDiskMB: numberField('must be a finite number of MiB')
     .positive('must be a positive number of MiB')
     .optional()
     .describe("Fails the case when the case's files grow beyond this many MiB while a command runs."),
-  maxOutputMB: z
-    .number()
+  maxOutputMB: numberField('must be a finite number of MiB')
     .positive('must be a positive number of MiB')
     .optional()
     .describe('Fails the case when a command writes more than this many MiB of output.'),
@@ -175,12 +193,13 @@ export const CaseSchema = z
       .optional()
       .describe('Shell commands run in the workspace before the agent; the first nonzero exit fails the case.'),
     checks: z.array(CheckSchema).describe('Evaluated in order after the agent command; the first failure stops them.'),
-    timeoutSec: z
-      .number()
+    timeoutSec: numberField('must be a finite number of seconds')
       .positive('must be a positive number of seconds')
       .max(MAX_TIMEOUT_SEC, `must be at most ${MAX_TIMEOUT_SEC} seconds`)
       .optional()
-      .describe(`Bounds the agent command, each setup command and each command check. @default ${DEFAULT_TIMEOUT_SEC}`),
+      .describe(
+        `Bounds the agent command, each setup command, each command check and each outputMatches match. @default ${DEFAULT_TIMEOUT_SEC}`,
+      ),
   })
   .strict();
 

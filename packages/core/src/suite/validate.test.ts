@@ -136,6 +136,56 @@ describe('validateSuite rejects with an exact message', () => {
       'invalid suite at cases[0].checks[0].expectExit: must be an exit code from 0 to 255',
     ],
     [
+      'an infinite timeout given in code',
+      withCase({ timeoutSec: Number.POSITIVE_INFINITY }),
+      'invalid suite at cases[0].timeoutSec: must be a finite number of seconds (got Infinity, which is too large)',
+    ],
+    [
+      'a NaN disk limit given in code',
+      withCase({ maxDiskMB: Number.NaN }),
+      'invalid suite at cases[0].maxDiskMB: must be a finite number of MiB (got NaN)',
+    ],
+    [
+      'an infinite output limit on the suite',
+      { name: 's', maxOutputMB: Number.NEGATIVE_INFINITY, cases: [] },
+      'invalid suite at maxOutputMB: must be a finite number of MiB (got -Infinity, which is too large a negative number)',
+    ],
+    [
+      'an infinite exit code',
+      withCheck({ kind: 'command', run: 'x', expectExit: Number.POSITIVE_INFINITY }),
+      'invalid suite at cases[0].checks[0].expectExit: must be an exit code from 0 to 255 (got Infinity, which is too large)',
+    ],
+    [
+      'an exit code beyond the safe integers',
+      withCheck({ kind: 'command', run: 'x', expectExit: 1e20 }),
+      'invalid suite at cases[0].checks[0].expectExit: must be an exit code from 0 to 255',
+    ],
+    [
+      'an exit code far below 0',
+      withCheck({ kind: 'command', run: 'x', expectExit: -1e20 }),
+      'invalid suite at cases[0].checks[0].expectExit: must be an exit code from 0 to 255',
+    ],
+    [
+      'an infinite value where a string belongs',
+      withCase({ prompt: Number.POSITIVE_INFINITY }),
+      'invalid suite at cases[0].prompt: expected string, received number',
+    ],
+    [
+      'infinite fileContains flags',
+      withCheck({ kind: 'fileContains', path: 'x', text: 't', flags: Number.POSITIVE_INFINITY }),
+      'invalid suite at cases[0].checks[0].flags: unsupported flags Infinity; fileContains accepts only "i"',
+    ],
+    [
+      'an invalid regular expression with a line break in it',
+      withCheck({ kind: 'outputMatches', pattern: '(\n' }),
+      'invalid suite at cases[0].checks[0].pattern: invalid regular expression /(\\n/',
+    ],
+    [
+      'regular expression flags with a control character',
+      withCheck({ kind: 'outputMatches', pattern: 'x', flags: 'g\u0000' }),
+      'invalid suite at cases[0].checks[0].flags: invalid regular expression flags "g\\u0000"',
+    ],
+    [
       'a duplicate case id',
       { name: 's', cases: withCase({}).cases.concat(withCase({}).cases) },
       'invalid suite at cases[1].id: duplicate case id "a"',

@@ -33,14 +33,15 @@ export function validateSuite(data: unknown, file?: string, options: ValidateSui
 }
 
 /**
- * Shared by the loader, which knows the absolute file and how to show it. Only the first issue zod
- * reports is kept: one precise message fixes one thing, and zod's order is deterministic.
+ * Shared by the loader, which knows the absolute file and how to show it, and the JSON `source` that
+ * messages quote values from. Only the first issue zod reports is kept: one precise message fixes one
+ * thing, and zod's order is deterministic.
  */
-export function validateFrom(data: unknown, origin: SuiteOrigin): SafeValidateResult {
+export function validateFrom(data: unknown, origin: SuiteOrigin, source?: string): SafeValidateResult {
   const result = SuiteSchema.safeParse(data);
   if (result.success) return { ok: true, suite: result.data };
   const [first] = result.error.issues;
   if (first === undefined) return { ok: false, error: invalidSuiteError('', 'rejected by the schema', origin) };
-  const { path, reason } = describeIssue(first, data);
+  const { path, reason } = describeIssue(first, data, source);
   return { ok: false, error: invalidSuiteError(path, reason, origin) };
 }
