@@ -43,6 +43,8 @@ export const matchRegexBounded: RegexMatcher = async (request) => {
   if (request.signal?.aborted) return { status: 'aborted' };
   const kept = takeIdle();
   const worker = kept ?? startWorker();
+  // A match under way keeps the process alive, as any awaited work does; an idle worker does not.
+  worker.ref();
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
@@ -93,9 +95,6 @@ export const matchRegexBounded: RegexMatcher = async (request) => {
 
 function startWorker(): Worker {
   const worker = new Worker(MATCH_WORKER_SOURCE, { eval: true, env: {} });
-  // A waiting match keeps the process alive through its deadline timer; the thread itself never does, so
-  // a kept idle worker cannot hold a finished process open.
-  worker.unref();
   // Errors are reported by the match under way; without a listener an error event would throw here.
   worker.on('error', () => {});
   return worker;
@@ -106,6 +105,8 @@ function keepIdle(worker: Worker): void {
     void worker.terminate();
     return;
   }
+  // A kept worker must never hold a finished process open.
+  worker.unref();
   const forget = () => {
     if (idle?.worker === worker) idle = undefined;
   };
