@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, describe, it, onTestFinished } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { reachableCheckout } from '../support/other-user.js';
 import { waitUntilEnded } from '../support/processes.js';
 import { resultOf } from '../support/report.js';
@@ -43,7 +43,7 @@ describe.concurrent('adversarial: case area and sandbox', () => {
 
   it.runIf(isRoot)(
     'removes a workspace the agent made mode 000, nested dirs and all (as nobody)',
-    async ({ expect }) => {
+    async ({ expect, onTestFinished }) => {
       // Root ignores permission bits; an unprivileged harness is the case that needs the cleanup to work.
       const where = await scene();
       const checkout = await reachableCheckout();
