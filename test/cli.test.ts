@@ -103,6 +103,9 @@ describe.concurrent('gz-bench CLI', () => {
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toContain('Usage:');
       expect(result.stdout).toContain('gz-bench run <suite.json>');
+      for (const placeholder of ['{{prompt}}', '{{promptFile}}', '{{dir}}'])
+        expect(result.stdout).toContain(placeholder);
+      expect(result.stdout).toContain('my-agent < {{promptFile}}');
       expect(result.stderr).toBe('');
     });
 
@@ -149,7 +152,7 @@ describe.concurrent('gz-bench CLI', () => {
       [
         'an unknown placeholder {{promt}}',
         ['suite.json', '--cmd', 'my-agent {{promt}}'],
-        'unknown placeholder {{promt}} in the command template; use {{prompt}} or {{dir}}',
+        'unknown placeholder {{promt}} in the command template; use {{prompt}}, {{promptFile}} or {{dir}}',
       ],
     ];
     for (const [name, args, message] of cases) {
@@ -166,6 +169,7 @@ describe.concurrent('gz-bench CLI', () => {
       const init = await runCli(['init'], { cwd: temp.dir });
       expect(init.exitCode).toBe(0);
       expect(init.stdout).toContain('wrote example-suite.json');
+      expect(init.stdout).toContain(`'my-agent < {{promptFile}}'`);
       const written = JSON.parse(await readFile(join(temp.dir, 'example-suite.json'), 'utf8')) as {
         name: string;
         cases: Array<{ id: string }>;

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { chown, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, it } from 'vitest';
-import { CLI_BIN } from '../support/paths.js';
+import { reachableCheckout } from '../support/other-user.js';
 import { waitUntilEnded } from '../support/processes.js';
 import { resultOf } from '../support/report.js';
 import { cleanEnv } from '../support/run.js';
@@ -27,6 +27,7 @@ import {
 // workspace for a link, fills the disk or floods its output, writes outside, or reaches the network.
 
 const scene = sceneFactory();
+const isRoot = process.getuid?.() === 0;
 
 /** Nested directories and the workspace itself made mode 000, with a file deep inside. */
 const LOCK_AWAY = 'mkdir -p a/b/c && touch a/b/c/f && chmod 000 a/b/c a/b a && chmod 000 .';
@@ -40,40 +41,49 @@ describe.concurrent('adversarial: case area and sandbox', () => {
     expect(await readdir(where.tmp)).toEqual([]);
   });
 
-  it('removes a workspace the agent made mode 000, nested dirs and all (as nobody)', async ({ expect }) => {
-    // Root ignores permission bits; an unprivileged harness is the case that needs the cleanup to work.
-    const where = await scene();
-    await openToOthers(where.project.dir);
-    const home = join(where.project.dir, 'home');
-    await mkdir(home);
-    await where.writeSuite('locked', {}, [{ id: 'locked', prompt: LOCK_AWAY }]);
-    for (const path of [where.tmp, home]) await chown(path, 65534, 65534);
-    const result = await execa(
-      'setpriv',
-      [
-        '--reuid=nobody',
-        '--regid=nogroup',
-        '--clear-groups',
-        CLI_BIN,
-        'run',
-        'suite.json',
-        '--cmd',
-        SCRIPT_CMD,
-        '--json',
-      ],
-      {
-        cwd: where.project.dir,
-        env: cleanEnv({ TMPDIR: where.tmp, HOME: home }),
-        extendEnv: false,
-        reject: false,
-        timeout: 60_000,
-        stdin: 'ignore',
-      },
-    );
-    expect(resultOf(parseReport(result), 'locked').agent?.exitCode).toBe(0);
-    expect(result.exitCode).toBe(0);
-    expect(await readdir(where.tmp)).toEqual([]);
-  });
+  it.runIf(isRoot)(
+    'removes a workspace the agent made mode 000, nested dirs and all (as nobody)',
+    async ({ expect, onTestFinished }) => {
+      // Root ignores permission bits; an unprivileged harness is the case that needs the cleanup to work.
+      const where = await scene();
+      const checkout = await reachableCheckout();
+      onTestFinished(() => checkout.dispose());
+      await openToOthers(where.project.dir);
+      // The project's packages, like the CLI itself, come from the copy that nobody can reach.
+      await rm(join(where.project.dir, 'node_modules'));
+      await symlink(checkout.nodeModules, join(where.project.dir, 'node_modules'), 'dir');
+      const home = join(where.project.dir, 'home');
+      await mkdir(home);
+      await where.writeSuite('locked', {}, [{ id: 'locked', prompt: LOCK_AWAY }]);
+      for (const path of [where.tmp, home]) await chown(path, 65534, 65534);
+      const result = await execa(
+        'setpriv',
+        [
+          '--reuid=nobody',
+          '--regid=nogroup',
+          '--clear-groups',
+          process.execPath,
+          checkout.cliScript,
+          'run',
+          'suite.json',
+          '--cmd',
+          SCRIPT_CMD,
+          '--json',
+        ],
+        {
+          cwd: where.project.dir,
+          env: cleanEnv({ TMPDIR: where.tmp, HOME: home }),
+          extendEnv: false,
+          reject: false,
+          timeout: 60_000,
+          stdin: 'ignore',
+        },
+      );
+      expect(resultOf(parseReport(result), 'locked').agent?.exitCode).toBe(0);
+      expect(result.exitCode).toBe(0);
+      expect(await readdir(where.tmp)).toEqual([]);
+    },
+  );
 
   it('a workspace swapped for a symlink fails the case and leaves the target untouched', async ({ expect }) => {
     const where = await scene();

@@ -75,12 +75,14 @@ describe('runCase', () => {
       TMPDIR: join(area, 'tmp'),
     });
     expect(env.GZ_BENCH_CASE_TOKEN).toMatch(/^[0-9a-f]{32}$/);
+    expect(env.GZ_BENCH_PROMPT).toBe('p "q" $(r)');
+    expect(env.GZ_BENCH_PROMPT_FILE).toBe(join(area, 'prompt.txt'));
     expect(env).not.toHaveProperty('VITEST_POOL_ID');
     expect(env).not.toHaveProperty('GZ_BENCH_CMD');
     // Variables the shell sets itself (PWD, SHLVL, _) aside, nothing else of the harness gets through.
     const harnessOnly = Object.keys(env).filter(
       (name) =>
-        !/^(PWD|OLDPWD|SHLVL|_|GIT_.*|GZ_BENCH_(PROMPT|DIR|CASE_TOKEN)|PATH|LANG|HOME|TMPDIR|TMP|TEMP|SHELL|OPENAI_API_KEY|GH_TOKEN)$/.test(
+        !/^(PWD|OLDPWD|SHLVL|_|GIT_.*|GZ_BENCH_(PROMPT|PROMPT_FILE|DIR|CASE_TOKEN)|PATH|LANG|HOME|TMPDIR|TMP|TEMP|SHELL|OPENAI_API_KEY|GH_TOKEN)$/.test(
           name,
         ),
     );
@@ -119,6 +121,19 @@ describe('runCase', () => {
     expect(existsSync(join(outside, 'later-setup'))).toBe(false);
     expect(existsSync(join(outside, 'agent-ran'))).toBe(false);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'fails a case whose setup line is too long for exec, saying which limit',
+    async () => {
+      const line = `: ${'z'.repeat(200_000)}`;
+      const result = await runCase(base({ setup: [line] }), { cmd: `touch '${outside}/agent-ran'` });
+      expect(result).toMatchObject({ passed: false, failedStep: 'setup' });
+      expect(result.error).toBe(
+        `setup command 1 could not start (spawn E2BIG: the command line is 200002 bytes, over Linux's 128 KiB limit for one argument): ${line}`,
+      );
+      expect(existsSync(join(outside, 'agent-ran'))).toBe(false);
+    },
+  );
 
   it('fails a case whose agent times out, skipping its checks', async () => {
     const result = await runCase(base({ timeoutSec: 0.3, checks: [{ kind: 'fileExists', path: 'x' }] }), {
@@ -167,7 +182,7 @@ describe('runCase', () => {
     expect(dirname(dirname(workspace))).toBe(outside);
     expect(await readFile(join(workspace, 'file.txt'), 'utf8')).toBe('kept\n');
     // Without an owner record, a later run's clean-up of stale areas leaves a kept area alone.
-    expect((await readdir(dirname(workspace))).sort()).toEqual(['home', 'tmp', 'workspace']);
+    expect((await readdir(dirname(workspace))).sort()).toEqual(['home', 'prompt.txt', 'tmp', 'workspace']);
   });
 
   it('ends the agent when the signal aborts, and says the run was interrupted', async () => {

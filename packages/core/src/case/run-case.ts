@@ -1,23 +1,25 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type ResolvedSandbox, sandboxArgv } from '../process/sandbox.js';
 import { CASE_TOKEN_ENV, killByToken, newCaseToken } from '../process/sweep.js';
-import type { CaseResult } from '../report/model.js';
+import type { CaseResult, FailedStep } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
-import { DIR_ENV, PROMPT_ENV, renderTemplate } from '../template/render-template.js';
+import { DIR_ENV, renderTemplate } from '../template/render-template.js';
 import { type CaseArea, createCaseArea, releaseCaseArea, removeCaseArea } from '../workspace/case-area.js';
 import { FixtureError } from '../workspace/copy-fixture.js';
 import { GitBaselineError, gitSafeEnv } from '../workspace/git-baseline.js';
+import { writePromptFile } from '../workspace/prompt-file.js';
 import { caseEnv } from './agent-env.js';
 import { caseByteLimits, caseTimeoutSec } from './case-limits.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
 import { type PreparedWorkspace, prepareWorkspace } from './prepare-workspace.js';
+import { inlinePromptProblem, promptEnv } from './prompt-delivery.js';
 import { runSteps } from './steps.js';
 
 export { caseBudgetMs, caseTimeoutSec } from './case-limits.js';
 
 /** How to run a case. */
 export interface RunCaseOptions {
-  /** The agent command template, with `{{prompt}}` and `{{dir}}` placeholders. */
+  /** The agent command template, with `{{prompt}}`, `{{promptFile}}` and `{{dir}}` placeholders. */
   cmd: string;
   /** Overrides the case's `timeoutSec` (seconds). */
   timeoutSec?: number;
@@ -52,10 +54,14 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   const started = performance.now();
   const command = renderTemplate(options.cmd);
   const sandbox = options.sandbox ?? { kind: 'none' };
+  // Before anything runs: exec would refuse every command of the case with a bare E2BIG.
+  const tooLong = inlinePromptProblem(options.cmd, testCase.prompt);
+  if (tooLong !== undefined) return notRun(testCase, started, sandbox, 'agent', tooLong);
   const repo = testCase.repo === undefined ? undefined : resolveRepo(testCase.repo, options.suiteDir);
   const token = newCaseToken();
   const area = await createCaseArea({ token, ...(options.tmpDir !== undefined && { parent: options.tmpDir }) });
   try {
+    await writePromptFile(area, testCase.prompt);
     const env: Record<string, string> = {
       // A check that runs git must not run hooks or an fsmonitor that the agent wrote into .git/config.
       ...gitSafeEnv(
@@ -67,7 +73,7 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
           ...(options.env && { source: options.env }),
         }),
       ),
-      [PROMPT_ENV]: testCase.prompt,
+      ...promptEnv(testCase.prompt, area.promptFile),
       [DIR_ENV]: area.workspace,
       [CASE_TOKEN_ENV]: token,
     };
@@ -83,7 +89,7 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
     } catch (error) {
       // A fixture that vanished or git that is missing fails this case, with the reason, not the run.
       if (!(error instanceof FixtureError || error instanceof GitBaselineError)) throw error;
-      return notPrepared(testCase, started, sandbox, `could not prepare the workspace: ${error.message}`);
+      return notRun(testCase, started, sandbox, 'harness', `could not prepare the workspace: ${error.message}`);
     }
     warnings.push(...prepared.warnings);
     if (testCase.network === false && sandbox.kind === 'none') {
@@ -96,7 +102,12 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
       timeoutMs,
       limits: caseByteLimits(testCase),
       ...(sandbox.kind === 'bwrap' && {
-        sandboxArgv: sandboxArgv({ area: area.root, workspace: area.workspace, network: testCase.network !== false }),
+        sandboxArgv: sandboxArgv({
+          area: area.root,
+          workspace: area.workspace,
+          readOnly: [area.promptFile],
+          network: testCase.network !== false,
+        }),
       }),
       ...(options.signal && { signal: options.signal }),
       ...(options.killGraceMs !== undefined && { killGraceMs: options.killGraceMs }),
@@ -130,14 +141,21 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   }
 }
 
-function notPrepared(testCase: Case, started: number, sandbox: ResolvedSandbox, message: string): CaseResult {
+/** A failed result for a case none of whose commands ran. */
+function notRun(
+  testCase: Case,
+  started: number,
+  sandbox: ResolvedSandbox,
+  step: FailedStep,
+  message: string,
+): CaseResult {
   return {
     id: testCase.id,
     passed: false,
     durationMs: Math.round(performance.now() - started),
     checkResults: testCase.checks.map((check) => ({ ...check, passed: false, skipped: true })),
     error: message,
-    failedStep: 'harness',
+    failedStep: step,
     sandbox: sandbox.kind,
   };
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { explainArgumentLimit } from './arg-limits.js';
 import { diskUsage, watchDiskUsage } from './disk-usage.js';
 import { trackProcessGroup } from './exit-cleanup.js';
 import { signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
@@ -64,8 +65,11 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
       stdio: settings.sandboxed ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     });
   } catch (error) {
-    // Synchronous failures: invalid arguments such as a NUL byte in the command or env.
-    return notStarted(output, { spawnError: errorMessage(error) });
+    // Synchronous failures: invalid arguments such as a NUL byte in the command or env, and exec's
+    // E2BIG (Node throws every spawn error but a few, such as ENOENT, at once).
+    const code = (error as NodeJS.ErrnoException).code;
+    const spawnError = code === 'E2BIG' ? await explainE2big(error as Error, settings) : errorMessage(error);
+    return notStarted(output, { spawnError });
   }
 
   // Set once the group can be signalled; output arriving before that is checked right after.
@@ -80,7 +84,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   if (spawnFailure !== undefined) {
     for (const stream of streams) stream.destroy();
     infoStream?.destroy();
-    return notStarted(output, { spawnError: await describeSpawnError(spawnFailure, settings.cwd) });
+    return notStarted(output, { spawnError: await describeSpawnError(spawnFailure, settings) });
   }
   // A successful spawn always has a pid; it doubles as the process group id.
   const groupId = child.pid as number;
@@ -250,7 +254,7 @@ function waitForExit(child: ChildProcess): Promise<ChildExit> {
 }
 
 /** Resolves undefined once the child runs, or with the error that kept it from starting. */
-function waitForSpawn(child: ChildProcess): Promise<Error | undefined> {
+function waitForSpawn(child: ChildProcess): Promise<NodeJS.ErrnoException | undefined> {
   return new Promise((resolve) => {
     child.once('spawn', () => resolve(undefined));
     // Only spawn failures are expected: we never use child.kill() or IPC, the other sources of
@@ -259,13 +263,21 @@ function waitForSpawn(child: ChildProcess): Promise<Error | undefined> {
   });
 }
 
-async function describeSpawnError(error: Error, cwd: string): Promise<string> {
+async function describeSpawnError(error: NodeJS.ErrnoException, settings: ResolvedRunProcessOptions): Promise<string> {
+  if (error.code === 'E2BIG') return explainE2big(error, settings);
+  const cwd = settings.cwd;
   // A missing cwd surfaces as "spawn /bin/sh ENOENT", which points at the wrong path.
   const cwdProblem = await stat(cwd).then(
     (info) => (info.isDirectory() ? undefined : `working directory is not a directory: ${cwd}`),
     () => `working directory does not exist: ${cwd}`,
   );
   return cwdProblem === undefined ? error.message : `${cwdProblem} (${error.message})`;
+}
+
+/** "spawn E2BIG" names neither the limit nor what went over it: this says both. */
+async function explainE2big(error: Error, settings: ResolvedRunProcessOptions): Promise<string> {
+  const request = { argv: [settings.file, ...settings.args], env: settings.env, command: settings.command };
+  return `${error.message}: ${await explainArgumentLimit(request)}`;
 }
 
 function notStarted(output: OutputBuffer, outcome: { aborted: true } | { spawnError: string }): ProcessResult {

@@ -71,6 +71,14 @@ describe('sandboxArgv', () => {
     expect(networked).not.toContain('--tmpfs /run');
   });
 
+  it('mounts the read-only paths over their place in the area, after the area', () => {
+    const file = `${area}/prompt.txt`;
+    const joined = sandboxArgv({ area, workspace: area, network: true, readOnly: [file] }).join(' ');
+    expect(joined).toContain(`--ro-bind ${file} ${file}`);
+    expect(joined.indexOf(`--ro-bind ${file}`)).toBeGreaterThan(joined.indexOf(`--bind ${area} ${area}`));
+    expect(argv.join(' ')).not.toContain(file);
+  });
+
   it('shares the network only when asked', () => {
     const withNetwork = sandboxArgv({ area, workspace: area, network: true, bwrapPath: 'bwrap' });
     expect(withNetwork).not.toContain('--unshare-net');

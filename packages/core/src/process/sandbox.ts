@@ -41,6 +41,8 @@ export interface SandboxArgvOptions {
   area: string;
   /** The command's working directory inside the sandbox, normally inside `area`. */
   workspace: string;
+  /** Paths inside `area` (which must exist) that stay read-only there, such as the prompt file. */
+  readOnly?: readonly string[];
   /** Whether the command may use the host's network (and its loopback). */
   network: boolean;
   /** The bwrap executable. @default the first `bwrap` on the harness's PATH */
@@ -87,6 +89,8 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     '--bind',
     options.area,
     options.area,
+    // Mounted over their place in the area: not even root inside can write, remove or replace them.
+    ...(options.readOnly ?? []).flatMap((path) => ['--ro-bind', path, path]),
     // As root, bwrap keeps every capability by default, and CAP_SYS_ADMIN could simply remount `/`
     // read-write. Unprivileged runs have none to drop, so this is harmless there.
     '--cap-drop',

@@ -1,1 +1,10 @@
-export { assertValidTemplate, DIR_ENV, PROMPT_ENV, renderTemplate, TemplateError } from './render-template.js';
+export {
+  assertValidTemplate,
+  DIR_ENV,
+  type Placeholder,
+  PROMPT_ENV,
+  PROMPT_FILE_ENV,
+  renderTemplate,
+  TemplateError,
+  templateUses,
+} from './render-template.js';

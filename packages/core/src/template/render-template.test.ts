@@ -1,14 +1,33 @@
 import { execFileSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
-import { assertValidTemplate, DIR_ENV, PROMPT_ENV, renderTemplate, TemplateError } from './render-template.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertValidTemplate,
+  DIR_ENV,
+  PROMPT_ENV,
+  PROMPT_FILE_ENV,
+  renderTemplate,
+  TemplateError,
+  templateUses,
+} from './render-template.js';
 
-// Runs the rendered template in a real shell with a node one-liner as the "agent", which prints its argv as JSON.
-function argvOf(template: string, prompt: string, dir = '/tmp/work space'): string[] {
-  const agent = `'${process.execPath}' -e 'process.stdout.write(JSON.stringify(process.argv.slice(1)))' --`;
+const PROMPT_FILE = "/tmp/a case/$(x) `y` 'q'/prompt.txt";
+
+/** Runs the rendered template in a real shell, with `AGENT` replaced by a node one-liner running `script`. */
+function runRendered(template: string, script: string, env: Record<string, string>): string {
+  const agent = `'${process.execPath}' -e '${script}' --`;
   const command = renderTemplate(template.replaceAll('AGENT', agent));
-  const stdout = execFileSync('/bin/sh', ['-c', command], {
-    env: { PATH: process.env.PATH ?? '', [PROMPT_ENV]: prompt, [DIR_ENV]: dir },
-    encoding: 'utf8',
+  return execFileSync('/bin/sh', ['-c', command], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+}
+
+// The "agent" prints its argv as JSON.
+function argvOf(template: string, prompt: string, dir = '/tmp/work space', promptFile = PROMPT_FILE): string[] {
+  const stdout = runRendered(template, 'process.stdout.write(JSON.stringify(process.argv.slice(1)))', {
+    [PROMPT_ENV]: prompt,
+    [DIR_ENV]: dir,
+    [PROMPT_FILE_ENV]: promptFile,
   });
   return JSON.parse(stdout) as string[];
 }
@@ -82,22 +101,88 @@ describe('renderTemplate', () => {
   });
 
   it('never puts the values themselves into the command line', () => {
-    const command = renderTemplate('agent "{{prompt}}" {{dir}}');
+    const command = renderTemplate('agent "{{prompt}}" {{dir}} < {{promptFile}}');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected text is shell syntax, not a JS template.
-    expect(command).toBe('agent "${GZ_BENCH_PROMPT}" "${GZ_BENCH_DIR}"');
+    expect(command).toBe('agent "${GZ_BENCH_PROMPT}" "${GZ_BENCH_DIR}" < "${GZ_BENCH_PROMPT_FILE}"');
+  });
+});
+
+describe('{{promptFile}}', () => {
+  it.each([
+    ['bare', 'AGENT {{promptFile}}'],
+    ['double-quoted', 'AGENT "{{promptFile}}"'],
+    ['single-quoted', "AGENT '{{promptFile}}'"],
+    ['inside "$(…)"', `AGENT "$(printf '%s' {{promptFile}})"`],
+    ['inside backticks', `AGENT "\`printf '%s' '{{promptFile}}'\`"`],
+  ])('passes the path as exactly one argument when %s, like {{dir}}', (_, template) => {
+    expect(argvOf(template, 'p')).toEqual([PROMPT_FILE]);
+  });
+
+  it('is told apart from {{prompt}} beside it', () => {
+    expect(argvOf('AGENT {{prompt}} {{promptFile}} "{{prompt}}{{promptFile}}"', 'p q')).toEqual([
+      'p q',
+      PROMPT_FILE,
+      `p q${PROMPT_FILE}`,
+    ]);
+  });
+
+  describe('as stdin', () => {
+    let dir: string;
+    const prompt = "line one\n$(touch pwned) 'quoted' ✓\n";
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'gz-bench template $(x) '));
+      await writeFile(join(dir, 'prompt.txt'), prompt);
+    });
+    afterAll(() => rm(dir, { recursive: true, force: true }));
+
+    it.each([
+      ['< {{promptFile}}', 'AGENT < {{promptFile}}'],
+      ['<"{{promptFile}}"', 'AGENT <"{{promptFile}}"'],
+      ["< '{{promptFile}}'", "AGENT < '{{promptFile}}'"],
+      ['cat {{promptFile}} |', 'cat {{promptFile}} | AGENT'],
+    ])('%s gives the agent the file on stdin, whatever its path', (_, template) => {
+      const stdout = runRendered(template, 'process.stdout.write(require("fs").readFileSync(0))', {
+        [PROMPT_FILE_ENV]: join(dir, 'prompt.txt'),
+      });
+      expect(stdout).toBe(prompt);
+    });
+  });
+});
+
+describe('templateUses', () => {
+  it('finds each placeholder, and never takes {{promptFile}} for {{prompt}}', () => {
+    expect(templateUses('agent < {{promptFile}}', 'prompt')).toBe(false);
+    expect(templateUses('agent < {{promptFile}}', 'promptFile')).toBe(true);
+    expect(templateUses('agent "{{prompt}}" < {{promptFile}}', 'prompt')).toBe(true);
+    expect(templateUses('agent --workdir {{dir}}', 'dir')).toBe(true);
+    expect(templateUses('echo done', 'prompt')).toBe(false);
   });
 });
 
 describe('assertValidTemplate', () => {
   it('accepts the known placeholders and templates without any', () => {
     expect(() => assertValidTemplate('agent {{dir}} "{{prompt}}"')).not.toThrow();
+    expect(() => assertValidTemplate('agent --workdir {{dir}} < {{promptFile}}')).not.toThrow();
     expect(() => assertValidTemplate('echo done')).not.toThrow();
   });
 
   it.each([
-    ['agent {{promt}}', 'unknown placeholder {{promt}} in the command template; use {{prompt}} or {{dir}}'],
-    ['agent {{ prompt }}', 'unknown placeholder {{ prompt }} in the command template; use {{prompt}} or {{dir}}'],
-    ['agent {{constructor}}', 'unknown placeholder {{constructor}} in the command template; use {{prompt}} or {{dir}}'],
+    [
+      'agent {{promt}}',
+      'unknown placeholder {{promt}} in the command template; use {{prompt}}, {{promptFile}} or {{dir}}',
+    ],
+    [
+      'agent {{ prompt }}',
+      'unknown placeholder {{ prompt }} in the command template; use {{prompt}}, {{promptFile}} or {{dir}}',
+    ],
+    [
+      'agent < {{promptfile}}',
+      'unknown placeholder {{promptfile}} in the command template; use {{prompt}}, {{promptFile}} or {{dir}}',
+    ],
+    [
+      'agent {{constructor}}',
+      'unknown placeholder {{constructor}} in the command template; use {{prompt}}, {{promptFile}} or {{dir}}',
+    ],
     ['   ', 'the command template is empty'],
   ])('rejects %j', (template, message) => {
     expect(() => assertValidTemplate(template)).toThrow(new TemplateError(message));

@@ -1,9 +1,14 @@
 /** Environment variable that carries the case prompt to the agent command. */
 export const PROMPT_ENV = 'GZ_BENCH_PROMPT';
+/** Environment variable that carries the absolute path of the file holding the case prompt. */
+export const PROMPT_FILE_ENV = 'GZ_BENCH_PROMPT_FILE';
 /** Environment variable that carries the absolute workspace path to the agent command. */
 export const DIR_ENV = 'GZ_BENCH_DIR';
 
-const PLACEHOLDERS: Record<string, string> = { prompt: PROMPT_ENV, dir: DIR_ENV };
+/** A placeholder of the command template: `{{prompt}}`, `{{promptFile}}` or `{{dir}}`. */
+export type Placeholder = 'prompt' | 'promptFile' | 'dir';
+
+const PLACEHOLDERS: Record<Placeholder, string> = { prompt: PROMPT_ENV, promptFile: PROMPT_FILE_ENV, dir: DIR_ENV };
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g;
 
 /** Raised for a command template that names a placeholder gz-bench does not know. */
@@ -12,14 +17,21 @@ export class TemplateError extends Error {
   override name = 'TemplateError';
 }
 
-/** Throws a TemplateError unless every `{{…}}` in the template is `{{prompt}}` or `{{dir}}`. */
+/** Throws a TemplateError unless every `{{…}}` in the template is `{{prompt}}`, `{{promptFile}}` or `{{dir}}`. */
 export function assertValidTemplate(template: string): void {
   if (template.trim() === '') throw new TemplateError('the command template is empty');
   for (const [token, name = ''] of template.matchAll(PLACEHOLDER)) {
     if (token !== `{{${name}}}` || !Object.hasOwn(PLACEHOLDERS, name)) {
-      throw new TemplateError(`unknown placeholder ${token} in the command template; use {{prompt}} or {{dir}}`);
+      throw new TemplateError(
+        `unknown placeholder ${token} in the command template; use {{prompt}}, {{promptFile}} or {{dir}}`,
+      );
     }
   }
+}
+
+/** Whether the template names the placeholder (`{{prompt}}` needs the prompt in an environment variable). */
+export function templateUses(template: string, placeholder: Placeholder): boolean {
+  return template.includes(`{{${placeholder}}}`);
 }
 
 type Quoting = 'none' | 'single' | 'double';
@@ -33,13 +45,14 @@ interface Context {
 }
 
 /**
- * Turns a command template into a shell command line in which `{{prompt}}` and `{{dir}}` are
- * references to environment variables, never the values themselves.
+ * Turns a command template into a shell command line in which `{{prompt}}`, `{{promptFile}}` and
+ * `{{dir}}` are references to environment variables, never the values themselves.
  *
- * The values reach the shell through `PROMPT_ENV` and `DIR_ENV`, so nothing in a prompt is ever
- * parsed as shell syntax. Each reference is written for the quoting it stands in — bare, double or
- * single quotes, also inside `$(…)` and backticks, which open quoting contexts of their own — so that
- * `{{prompt}}`, `"{{prompt}}"` and `'{{prompt}}'` all pass the prompt as exactly one argument.
+ * The values reach the shell through `PROMPT_ENV`, `PROMPT_FILE_ENV` and `DIR_ENV`, so nothing in a
+ * prompt or a path is ever parsed as shell syntax. Each reference is written for the quoting it
+ * stands in — bare, double or single quotes, also inside `$(…)` and backticks, which open quoting
+ * contexts of their own — so that `{{prompt}}`, `"{{prompt}}"` and `'{{prompt}}'` all pass the prompt
+ * as exactly one argument, and `< {{promptFile}}` redirects from the prompt file whatever its path.
  */
 export function renderTemplate(template: string): string {
   assertValidTemplate(template);

@@ -67,6 +67,7 @@ describe('createCaseArea', () => {
       workspace: join(area.root, 'workspace'),
       home: join(area.root, 'home'),
       tmp: join(area.root, 'tmp'),
+      promptFile: join(area.root, 'prompt.txt'),
       token,
     });
     for (const dir of [area.workspace, area.home, area.tmp]) expect((await lstat(dir)).isDirectory()).toBe(true);

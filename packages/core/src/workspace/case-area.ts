@@ -12,6 +12,7 @@ import { OWNER_FILE, type OwnerRecord } from './owner-record.js';
 //     workspace/   the agent's cwd, {{dir}}
 //     home/        HOME
 //     tmp/         TMPDIR
+//     prompt.txt   the case prompt, {{promptFile}} (written by writePromptFile)
 // The agent runs as the harness's user and can therefore change anything in here, owner.json included;
 // removal and the intactness check assume the worst, but only a sandbox makes any of it trustworthy.
 
@@ -28,6 +29,8 @@ export interface CaseArea {
   home: string;
   /** TMPDIR for the case's commands. */
   tmp: string;
+  /** Where the case prompt goes (`{{promptFile}}`): in the area, outside the workspace. */
+  promptFile: string;
   /** The case token (see `CASE_TOKEN_ENV`) its commands carry. */
   token: string;
 }
@@ -49,6 +52,7 @@ export async function createCaseArea(options?: { parent?: string; token: string 
     workspace: join(root, 'workspace'),
     home: join(root, 'home'),
     tmp: join(root, 'tmp'),
+    promptFile: join(root, 'prompt.txt'),
     token,
   };
   try {

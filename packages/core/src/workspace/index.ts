@@ -14,4 +14,5 @@ export {
   type SkippedEntry,
 } from './copy-fixture.js';
 export { createGitBaseline, GIT_SAFE_ENV, GitBaselineError, gitSafeEnv } from './git-baseline.js';
+export { writePromptFile } from './prompt-file.js';
 export { type CleanStaleAreasResult, cleanStaleAreas } from './stale-areas.js';

@@ -25,7 +25,10 @@ export async function initCommand(args: string[]): Promise<number> {
     throw error;
   }
   const shown = relative(process.cwd(), file) || file;
-  process.stdout.write(`wrote ${shown}\nTry it: gz-bench run ${shown} --cmd "echo done"\n`);
+  process.stdout.write(
+    `wrote ${shown}\nTry it: gz-bench run ${shown} --cmd "echo done"\n` +
+      `Then your agent: --cmd 'my-agent --workdir {{dir}} "{{prompt}}"', or 'my-agent < {{promptFile}}' to read the prompt on stdin\n`,
+  );
   return EXIT.passed;
 }
 

@@ -4,11 +4,14 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   assertValidTemplate,
   ENV_NAME_PATTERN,
+  inlinePromptProblem,
   isSandboxMode,
   loadSuite,
   MAX_TIMEOUT_SEC,
   type Report,
   renderJson,
+  type Suite,
+  TemplateError,
 } from '@gz-bench/core';
 import { escapePath } from 'tinyglobby';
 import { createVitest } from 'vitest/node';
@@ -56,6 +59,10 @@ export async function runCommand(args: string[]): Promise<number> {
   const files = [...named.keys()];
   // Validate everything first: a bad suite is a usage error (exit 2), not a failed run.
   const suites = await Promise.all([...named.values()].map((given) => loadSuite(given)));
+  for (const [index, given] of [...named.values()].entries()) {
+    const loaded = suites[index];
+    if (loaded) assertPromptsFit(values.cmd, loaded.suite, given);
+  }
   const runnable = files.filter((_, index) => (suites[index]?.suite.cases.length ?? 0) > 0);
 
   const root = commonRoot(files);
@@ -94,6 +101,14 @@ export async function runCommand(args: string[]): Promise<number> {
   }
   const failed = outcome.failed || report.summary.failed > 0 || (report.errors?.length ?? 0) > 0;
   return failed ? EXIT.failed : EXIT.passed;
+}
+
+/** Refuses, before anything runs, a `{{prompt}}` template with a prompt too long to pass inline. */
+function assertPromptsFit(cmd: string, suite: Suite, file: string): void {
+  for (const testCase of suite.cases) {
+    const problem = inlinePromptProblem(cmd, testCase.prompt);
+    if (problem !== undefined) throw new TemplateError(`${file}: case "${testCase.id}": ${problem}`);
+  }
 }
 
 /** How a Vitest run ended, as the exit code needs it. */

@@ -11,8 +11,11 @@ Usage:
 run       Run every case of the suites through Vitest and score it.
           Per case: fresh temp workspace -> setup commands -> the rendered
           command under its timeout -> checks in order -> delete the workspace.
-  --cmd       required command template, run by the system shell in the workspace;
-              {{prompt}} is the case prompt, {{dir}} the absolute workspace path
+  --cmd       required command template, run by the system shell in the workspace:
+              {{prompt}}      the case prompt, as one argument (up to 128 KiB)
+              {{promptFile}}  the path of a read-only file holding the prompt, for
+                              prompts of any length; stdin: my-agent < {{promptFile}}
+              {{dir}}         the absolute workspace path
   --timeout   seconds that bound every command of every case (overrides timeoutSec)
   --json      print the JSON report on stdout instead of the table
   --keep      keep workspaces and print their paths

@@ -1,8 +1,9 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { copyReachable } from './reachable-copy.js';
 
 const SRC = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -10,14 +11,25 @@ const SRC = fileURLToPath(new URL('../../', import.meta.url));
  * Transpiles core source files (paths relative to packages/core/src) into a temp dir laid out like
  * src, so that a real child `node` process, which cannot run TypeScript on Node 20, can import them.
  * Tests need children that die without running cleanup handlers, or that run as another user.
- * The dir (world-readable, so another user can import from it) is removed by the returned `dispose`.
+ * The dir (world-readable, its dependencies included, so another user can import from it wherever
+ * the checkout is) is removed by the returned `dispose`.
  */
 export async function compileForChild(files: string[]): Promise<{ dir: string; dispose: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'gzb-test-modules-'));
   await chmod(dir, 0o755);
   await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
-  // Bare imports (zod) resolve through the core package's own node_modules.
-  await symlink(join(SRC, '..', 'node_modules'), join(dir, 'node_modules'));
+  // Bare imports (zod) resolve to copies of core's dependencies: a link to the checkout's node_modules
+  // would be out of reach of another user when the checkout lies under a private directory.
+  const { dependencies = {} } = JSON.parse(await readFile(join(SRC, '..', 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  await mkdir(join(dir, 'node_modules'));
+  await chmod(join(dir, 'node_modules'), 0o755);
+  for (const name of Object.keys(dependencies)) {
+    const installed = await realpath(join(SRC, '..', 'node_modules', name));
+    await mkdir(dirname(join(dir, 'node_modules', name)), { recursive: true, mode: 0o755 });
+    await copyReachable(installed, join(dir, 'node_modules', name));
+  }
   for (const file of files) {
     const source = await readFile(join(SRC, file), 'utf8');
     const { outputText } = ts.transpileModule(source, {
