@@ -1,4 +1,5 @@
 export { type DiskUsage, diskUsage } from './disk-usage.js';
+export { dieWith } from './guardian.js';
 export { DEFAULT_OUTPUT_LIMIT_BYTES, outputTail } from './output-buffer.js';
 export { DEFAULT_KILL_GRACE_MS, MAX_TIMER_MS, runProcess } from './run-process.js';
 export {

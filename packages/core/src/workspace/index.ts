@@ -1,3 +1,4 @@
+export { createRunCacheDir, type RunCacheDir } from './cache-dir.js';
 export {
   assertWorkspaceIntact,
   CASE_AREA_PREFIX,
@@ -14,4 +15,5 @@ export {
   type SkippedEntry,
 } from './copy-fixture.js';
 export { createGitBaseline, GIT_SAFE_ENV, GitBaselineError, gitSafeEnv } from './git-baseline.js';
+export { RemoveTreeError, removeTree } from './remove-tree.js';
 export { type CleanStaleAreasResult, cleanStaleAreas } from './stale-areas.js';
