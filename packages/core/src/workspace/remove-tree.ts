@@ -96,16 +96,13 @@ function toolEnv(): NodeJS.ProcessEnv {
 
 function runTool(file: string, args: string[]): Promise<ToolRun> {
   return new Promise((resolve) => {
-    let stderr = '';
+    const said = new FirstMessage();
     const child = spawn(file, args, { env: toolEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      // The first line is all a message needs; deep trees make long ones.
-      if (stderr.length < 64 * 1024) stderr += chunk;
-    });
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => said.add(chunk));
     child.on('error', (error) => resolve({ failure: `${file}: ${error.message}` }));
     child.on('close', (code, signal) => {
       if (code === 0) return resolve({ failure: undefined });
-      resolve({ failure: firstLine(stderr) ?? `${file} ended with ${signal ?? `exit code ${code}`}` });
+      resolve({ failure: said.text() ?? `${file} ended with ${signal ?? `exit code ${code}`}` });
     });
   });
 }
@@ -116,12 +113,38 @@ function runToolSync(file: string, args: string[]): string | undefined {
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
     timeout: SYNC_TIMEOUT_MS,
-    maxBuffer: 1024 * 1024,
+    maxBuffer: 16 * 1024 * 1024,
   });
   if (run.error !== undefined) return `${file}: ${run.error.message}`;
   if (run.status === 0) return undefined;
-  return firstLine(run.stderr ?? '') ?? `${file} ended with ${run.signal ?? `exit code ${run.status}`}`;
+  const said = new FirstMessage();
+  said.add(run.stderr ?? '');
+  return said.text() ?? `${file} ended with ${run.signal ?? `exit code ${run.status}`}`;
 }
+
+/**
+ * The gist of what a tool wrote to stderr, in bounded memory: its first line, or, when that line
+ * is huge (rm quotes the path it failed on, however deep), its start and the end of its last line,
+ * which holds the reason (`…': Permission denied`).
+ */
+class FirstMessage {
+  private head = '';
+  private tail = '';
+
+  add(chunk: string): void {
+    if (this.head.length < KEEP_CHARS) this.head += chunk.slice(0, KEEP_CHARS - this.head.length);
+    this.tail = (this.tail + chunk).slice(-KEEP_CHARS);
+  }
+
+  text(): string | undefined {
+    const newline = this.head.indexOf('\n');
+    if (newline !== -1 || this.head.length < KEEP_CHARS) return firstLine(this.head);
+    const lastLine = this.tail.trimEnd().split('\n').pop() ?? '';
+    return `${this.head.slice(0, MAX_REASON_CHARS)}…${lastLine.slice(-MAX_REASON_CHARS)}`;
+  }
+}
+
+const KEEP_CHARS = 8192;
 
 function firstLine(text: string): string | undefined {
   return text
