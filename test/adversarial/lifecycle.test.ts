@@ -3,9 +3,21 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { pluginProjectFiles } from '../support/plugin-project.js';
 import { waitUntilEnded } from '../support/processes.js';
 import { resultOf } from '../support/report.js';
-import { agent, caseProcesses, killQuietly, parseReport, SANDBOX_WORKS, type Scene, sceneFactory } from './support.js';
+import { runVitest } from '../support/run.js';
+import {
+  agent,
+  caseProcesses,
+  killQuietly,
+  parseReport,
+  SANDBOX_WORKS,
+  SCRIPT_CMD,
+  type Scene,
+  sceneFactory,
+  suiteWith,
+} from './support.js';
 
 // The harness's processes die together, and leave nothing on disk: the CLI or a Vitest worker
 // killed outright mid-case, and an agent whose tree no absolute path can reach.
@@ -104,6 +116,36 @@ describe('adversarial: the harness dies, and nothing stays', () => {
       60_000,
     );
   }
+
+  it('SIGKILL of `vitest run` with the threads pool ends the agent and its daemon, and removes the area', async () => {
+    // Threads die with the process; the agents, in groups of their own, are the guardian's to end.
+    const config = [
+      "import { gzBench } from '@gz-bench/vitest-plugin';",
+      "import { defineConfig } from 'vitest/config';",
+      `export default defineConfig({ test: { pool: 'threads' }, plugins: [gzBench(${JSON.stringify({ cmd: SCRIPT_CMD, sandbox: 'none', report: false })})] });`,
+    ].join('\n');
+    const where = await scene({ ...pluginProjectFiles({}), 'vitest.config.ts': config });
+    await where.project.write(
+      'bench/hangs.bench.json',
+      suiteWith('hangs', {}, [
+        { id: 'hangs', timeoutSec: 600, prompt: `${agent('setsid-daemon.mjs', 'daemon.pid')}; sleep 600` },
+      ]),
+    );
+    const run = runVitest(['run'], { cwd: where.project.dir, env: { TMPDIR: where.tmp } }) as ResultPromise;
+    const cases = await agentRunning(where.tmp);
+    const harness = await harnessDescendants(run.pid as number, where.tmp);
+    try {
+      const commands = await Promise.all(harness.map(commandLine));
+      expect(commands.filter((command) => command.includes('workers/forks.js'))).toEqual([]);
+      expect(commands.filter((command) => command.includes('guardian-main.js'))).toHaveLength(1);
+      run.kill('SIGKILL');
+      expect((await run).signal).toBe('SIGKILL');
+      expect(await waitUntilEnded([...cases, ...harness])).toEqual([]);
+      expect(await emptied(where.tmp)).toEqual([]);
+    } finally {
+      for (const pid of [...cases, ...harness]) killQuietly(pid);
+    }
+  }, 60_000);
 
   it('SIGKILL of a Vitest worker mid-case ends the run, which leaves no process and no file', async () => {
     const where = await scene();
