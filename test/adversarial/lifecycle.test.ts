@@ -1,16 +1,18 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { chown, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ResultPromise } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../support/paths.js';
 import { pluginProjectFiles } from '../support/plugin-project.js';
 import { waitUntilEnded } from '../support/processes.js';
 import { resultOf } from '../support/report.js';
-import { runVitest } from '../support/run.js';
+import { cleanEnv, runVitest } from '../support/run.js';
 import {
   agent,
   caseProcesses,
   killQuietly,
+  openToOthers,
   parseReport,
   SANDBOX_WORKS,
   SCRIPT_CMD,
@@ -215,6 +217,39 @@ describe('adversarial: the harness dies, and nothing stays', () => {
       60_000,
     );
   }
+
+  it.runIf(process.getuid?.() === 0)(
+    'an agent that nests directories past PATH_MAX, with one of mode 000, leaves nothing (as nobody)',
+    async () => {
+      // Root ignores permission bits; an unprivileged harness is the one that needs the fallback.
+      const where = await scene();
+      await openToOthers(where.project.dir);
+      const home = join(where.project.dir, 'home');
+      await mkdir(home);
+      await where.writeSuite('deep', {}, [
+        {
+          id: 'deep',
+          prompt: agent('deep-tree.mjs', '600', 'lock'),
+          checks: [{ kind: 'outputMatches', pattern: '^deep tree made$', flags: 'm' }],
+        },
+      ]);
+      for (const path of [where.tmp, home]) await chown(path, 65534, 65534);
+      const args = ['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'none'];
+      const result = await execa('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', CLI_BIN, ...args], {
+        cwd: where.project.dir,
+        env: cleanEnv({ TMPDIR: where.tmp, HOME: home }),
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+        stdin: 'ignore',
+      });
+      const deep = resultOf(parseReport(result), 'deep');
+      expect(deep).toMatchObject({ passed: true, checkResults: [{ passed: true }] });
+      expect(deep.warnings).toBeUndefined();
+      expect(await readdir(where.tmp)).toEqual([]);
+    },
+    60_000,
+  );
 
   it('a kept area is marked kept, and survives the sweeps of later runs', async () => {
     const where = await scene();
