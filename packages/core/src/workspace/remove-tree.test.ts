@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { compileForChild } from '../process/test-support/child-modules.js';
 import { agent } from '../process/test-support/processes.js';
-import { RemoveTreeError, removeTree, removeTreeSync } from './remove-tree.js';
+import { RemoveTreeError, removeTree, removeTreeSync, restoreOwnerAccess } from './remove-tree.js';
 
 const run = promisify(execFile);
 const NOBODY = 65534;
@@ -75,6 +75,33 @@ describe('removeTree', () => {
     await expect(removeTree(join(parent, 'missing'))).resolves.toBeUndefined();
     await expect(removeTree('relative/path')).rejects.toThrow(TypeError);
     expect(() => removeTreeSync('/')).toThrow(TypeError);
+  });
+});
+
+describe('restoreOwnerAccess', () => {
+  it('adds owner rwx to directories at any depth, keeping the other bits', async () => {
+    const tree = join(parent, 'tree');
+    await mkdir(tree);
+    await makeDeepTree(tree, { lock: true });
+    await chmod(tree, 0o050);
+    await restoreOwnerAccess(tree);
+    expect((await lstat(tree)).mode & 0o7777).toBe(0o750);
+    // The directory the agent locked, halfway down, is reachable again by relative steps only.
+    const locked = `const fs = require('node:fs');
+      for (let level = 1; level < ${DEPTH / 2}; level++) process.chdir('d'.repeat(255));
+      process.stdout.write(String(fs.lstatSync('d'.repeat(255)).mode & 0o7777));`;
+    expect((await run(process.execPath, ['-e', locked], { cwd: tree })).stdout).toBe(String(0o700));
+  }, 30_000);
+
+  it('never follows a symlink given as the path', async () => {
+    const target = join(parent, 'target');
+    await mkdir(join(target, 'inner'), { recursive: true });
+    await chmod(join(target, 'inner'), 0o500);
+    await chmod(target, 0o500);
+    await symlink(target, join(parent, 'link'));
+    await restoreOwnerAccess(join(parent, 'link'));
+    expect((await lstat(target)).mode & 0o7777).toBe(0o500);
+    expect((await lstat(join(target, 'inner'))).mode & 0o7777).toBe(0o500);
   });
 });
 
