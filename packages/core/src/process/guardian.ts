@@ -52,6 +52,8 @@ function startGuardian(): ChildProcess | null {
   try {
     child = spawn(process.execPath, [GUARDIAN_ENTRY], {
       detached: true,
+      // At the root, so that it holds no directory of the harness's (a case's, say) as its cwd.
+      cwd: '/',
       stdio: ['pipe', 'ignore', 'ignore'],
       // Nothing of the harness's environment: no case token, no secrets, no NODE_OPTIONS.
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
