@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import {
   chmod,
   cp,
@@ -17,8 +17,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copyFixture } from '../workspace/copy-fixture.js';
+import { removeTree } from '../workspace/remove-tree.js';
 import { makeFifo, snapshotTree, writeTree } from '../workspace/test-support/fs-tree.js';
 import {
   assertProtectable,
@@ -46,7 +48,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+  await removeTree(root);
 });
 
 /** Runs a fake agent from fixtures/agents in the workspace, as the runner would. */
@@ -303,6 +305,15 @@ describe('restoreProtected', () => {
     expect(added).toMatch(/^file /);
     expect(rest).toEqual(copied);
   });
+
+  it('removes a tree nested past PATH_MAX inside a protected directory', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(AGENTS, 'deep-tree.mjs'), '600', 'lock'], {
+      cwd: join(workspace, 'test'),
+    });
+    expect(stdout).toBe('deep tree made\n');
+    expect(await restore()).toEqual([`test/${'d'.repeat(255)}`]);
+    expect(await snapshotTree(workspace)).toEqual(copied);
+  }, 30_000);
 
   it('restores changed permission bits of files and directories', async () => {
     await chmod(join(workspace, 'checks/run.sh'), 0o644);

@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { chmod, lstat, mkdir, open, readdir, rm, stat, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import {
   COPIED_MODE_BITS,
@@ -7,6 +7,7 @@ import {
   classifyFixtureEntry,
   copyFixtureEntry,
 } from '../workspace/copy-fixture.js';
+import { RemoveTreeError, removeTree } from '../workspace/remove-tree.js';
 
 // Protected paths are checker files: the agent may not change them, or a check that runs them would
 // grade whatever the agent wrote. They are validated against the fixture before any case runs, and
@@ -472,8 +473,9 @@ async function restoreEntry(
     recreated.push([ancestor, expected.ancestorModes[depth - 1] ?? 0o755]);
   }
   const target = join(workspace, path);
-  // rm never follows symlinks: a link is removed as a link, a directory's links with it.
-  await withOwnerAccess(workspace, target, () => rm(target, { recursive: true, force: true }));
+  // Never follows symlinks: a link is removed as a link, a directory's links with it. Any depth: the
+  // agent may have nested directories past PATH_MAX in a protected directory.
+  await withOwnerAccess(workspace, target, () => removeTree(target));
   if (expected.kind !== 'absent') {
     await withOwnerAccess(workspace, target, () => copyFixtureEntry(fixtureDir, workspace, path, options));
   }
@@ -490,7 +492,8 @@ async function withOwnerAccess<T>(workspace: string, target: string, change: () 
     return await change();
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
-    if (code !== 'EACCES' && code !== 'EPERM') throw error;
+    // removeTree restores access inside the tree itself, but not above it.
+    if (code !== 'EACCES' && code !== 'EPERM' && !(error instanceof RemoveTreeError)) throw error;
     const parts = posix.relative(workspace, target).split('/');
     for (let depth = 0; depth < parts.length; depth += 1) {
       await grantOwnerAccess(join(workspace, ...parts.slice(0, depth)), false);

@@ -175,14 +175,14 @@ describe('runCase', () => {
     expect(existsSync(join(outside, 'check-ran'))).toBe(false);
   });
 
-  it('keeps the case files when asked, reports the workspace path, and leaves no owner record behind', async () => {
+  it('keeps the case files when asked, reports the workspace path, and marks the area kept', async () => {
     const result = await runCase(base({}), { cmd: 'echo kept > file.txt', keep: true, tmpDir: outside });
     expect(result.workspace).toBeDefined();
     const workspace = result.workspace as string;
     expect(dirname(dirname(workspace))).toBe(outside);
     expect(await readFile(join(workspace, 'file.txt'), 'utf8')).toBe('kept\n');
-    // Without an owner record, a later run's clean-up of stale areas leaves a kept area alone.
-    expect((await readdir(dirname(workspace))).sort()).toEqual(['home', 'prompt.txt', 'tmp', 'workspace']);
+    // Marked kept, a later run's clean-up of stale areas leaves it alone.
+    expect((await readdir(dirname(workspace))).sort()).toEqual(['home', 'kept.json', 'prompt.txt', 'tmp', 'workspace']);
   });
 
   it('ends the agent when the signal aborts, and says the run was interrupted', async () => {

@@ -8,6 +8,7 @@ import { type CaseArea, createCaseArea, releaseCaseArea, removeCaseArea } from '
 import { FixtureError } from '../workspace/copy-fixture.js';
 import { GitBaselineError, gitSafeEnv } from '../workspace/git-baseline.js';
 import { writePromptFile } from '../workspace/prompt-file.js';
+import { RemoveTreeError } from '../workspace/remove-tree.js';
 import { caseEnv } from './agent-env.js';
 import { caseByteLimits, caseTimeoutSec } from './case-limits.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
@@ -54,90 +55,125 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   const started = performance.now();
   const command = renderTemplate(options.cmd);
   const sandbox = options.sandbox ?? { kind: 'none' };
+  const repo = testCase.repo === undefined ? undefined : resolveRepo(testCase.repo, options.suiteDir);
   // Before anything runs: exec would refuse every command of the case with a bare E2BIG.
   const tooLong = inlinePromptProblem(options.cmd, testCase.prompt);
   if (tooLong !== undefined) return notRun(testCase, started, sandbox, 'agent', tooLong);
-  const repo = testCase.repo === undefined ? undefined : resolveRepo(testCase.repo, options.suiteDir);
   const token = newCaseToken();
   const area = await createCaseArea({ token, ...(options.tmpDir !== undefined && { parent: options.tmpDir }) });
+  let result: CaseResult;
   try {
-    await writePromptFile(area, testCase.prompt);
-    const env: Record<string, string> = {
-      // A check that runs git must not run hooks or an fsmonitor that the agent wrote into .git/config.
-      ...gitSafeEnv(
-        caseEnv({
-          home: area.home,
-          tmp: area.tmp,
-          allowEnv: [...(testCase.allowEnv ?? []), ...(options.allowEnv ?? [])],
-          realHome: testCase.realHome === true,
-          ...(options.env && { source: options.env }),
-        }),
-      ),
-      ...promptEnv(testCase.prompt, area.promptFile),
-      [DIR_ENV]: area.workspace,
-      [CASE_TOKEN_ENV]: token,
-    };
-    const warnings: string[] = [];
-    let prepared: PreparedWorkspace;
-    try {
-      prepared = await prepareWorkspace(area, {
-        repo,
-        git: testCase.git === true,
-        allowSecrets: options.allowSecrets === true,
-        env,
-      });
-    } catch (error) {
-      // A fixture that vanished or git that is missing fails this case, with the reason, not the run.
-      if (!(error instanceof FixtureError || error instanceof GitBaselineError)) throw error;
-      return notRun(testCase, started, sandbox, 'harness', `could not prepare the workspace: ${error.message}`);
-    }
-    warnings.push(...prepared.warnings);
-    if (testCase.network === false && sandbox.kind === 'none') {
-      warnings.push('network: false is not enforced: the commands ran without the bwrap sandbox');
-    }
-    const timeoutMs = caseTimeoutSec(testCase, options.timeoutSec) * 1000;
-    const run: CommandRunner = createCommandRunner({
-      area,
-      env,
-      timeoutMs,
-      limits: caseByteLimits(testCase),
-      ...(sandbox.kind === 'bwrap' && {
-        sandboxArgv: sandboxArgv({
-          area: area.root,
-          workspace: area.workspace,
-          readOnly: [area.promptFile],
-          network: testCase.network !== false,
-        }),
+    result = await runInArea(testCase, options, { area, command, sandbox, repo, started });
+  } catch (error) {
+    await finishCase(area, options.keep === true);
+    throw error;
+  }
+  const problem = await finishCase(area, options.keep === true);
+  // Cleaning up is the harness's business: the case keeps its outcome and checks, and says what remains.
+  return problem === undefined ? result : { ...result, warnings: [...(result.warnings ?? []), problem] };
+}
+
+interface AreaContext {
+  area: CaseArea;
+  command: string;
+  sandbox: ResolvedSandbox;
+  repo: string | undefined;
+  started: number;
+}
+
+async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaContext): Promise<CaseResult> {
+  const { area, command, sandbox, repo, started } = context;
+  await writePromptFile(area, testCase.prompt);
+  const env: Record<string, string> = {
+    // A check that runs git must not run hooks or an fsmonitor that the agent wrote into .git/config.
+    ...gitSafeEnv(
+      caseEnv({
+        home: area.home,
+        tmp: area.tmp,
+        allowEnv: [...(testCase.allowEnv ?? []), ...(options.allowEnv ?? [])],
+        realHome: testCase.realHome === true,
+        ...(options.env && { source: options.env }),
       }),
-      ...(options.signal && { signal: options.signal }),
-      ...(options.killGraceMs !== undefined && { killGraceMs: options.killGraceMs }),
-    });
-    const outcome = await runSteps(testCase, {
-      command,
-      area,
-      timeoutMs,
+    ),
+    ...promptEnv(testCase.prompt, area.promptFile),
+    [DIR_ENV]: area.workspace,
+    [CASE_TOKEN_ENV]: area.token,
+  };
+  const warnings: string[] = [];
+  let prepared: PreparedWorkspace;
+  try {
+    prepared = await prepareWorkspace(area, {
       repo,
+      git: testCase.git === true,
       allowSecrets: options.allowSecrets === true,
-      run,
-      ...(options.signal && { signal: options.signal }),
+      env,
     });
-    return {
-      id: testCase.id,
-      passed: outcome.failure === undefined,
-      durationMs: Math.round(performance.now() - started),
-      checkResults: outcome.checkResults,
-      ...(outcome.failure && { error: outcome.failure.message, failedStep: outcome.failure.step }),
-      ...(outcome.tampered && { tampered: outcome.tampered }),
-      ...(outcome.agent && { agent: outcome.agent }),
-      sandbox: sandbox.kind,
-      ...(prepared.skipped.length > 0 && { fixtureSkipped: prepared.skipped }),
-      ...(warnings.length > 0 && { warnings }),
-      ...(options.keep && { workspace: area.workspace }),
-    };
-  } finally {
-    // Whatever escaped the process groups (setsid, double forks) still carries the case's token.
-    await killByToken(token);
-    await finishArea(area, options.keep === true);
+  } catch (error) {
+    // A fixture that vanished or git that is missing fails this case, with the reason, not the run.
+    if (!(error instanceof FixtureError || error instanceof GitBaselineError)) throw error;
+    return notRun(testCase, started, sandbox, 'harness', `could not prepare the workspace: ${error.message}`);
+  }
+  warnings.push(...prepared.warnings);
+  if (testCase.network === false && sandbox.kind === 'none') {
+    warnings.push('network: false is not enforced: the commands ran without the bwrap sandbox');
+  }
+  const timeoutMs = caseTimeoutSec(testCase, options.timeoutSec) * 1000;
+  const run: CommandRunner = createCommandRunner({
+    area,
+    env,
+    timeoutMs,
+    limits: caseByteLimits(testCase),
+    ...(sandbox.kind === 'bwrap' && {
+      sandboxArgv: sandboxArgv({
+        area: area.root,
+        workspace: area.workspace,
+        readOnly: [area.promptFile],
+        network: testCase.network !== false,
+      }),
+    }),
+    ...(options.signal && { signal: options.signal }),
+    ...(options.killGraceMs !== undefined && { killGraceMs: options.killGraceMs }),
+  });
+  const outcome = await runSteps(testCase, {
+    command,
+    area,
+    timeoutMs,
+    repo,
+    allowSecrets: options.allowSecrets === true,
+    run,
+    ...(options.signal && { signal: options.signal }),
+  });
+  return {
+    id: testCase.id,
+    passed: outcome.failure === undefined,
+    durationMs: Math.round(performance.now() - started),
+    checkResults: outcome.checkResults,
+    ...(outcome.failure && { error: outcome.failure.message, failedStep: outcome.failure.step }),
+    ...(outcome.tampered && { tampered: outcome.tampered }),
+    ...(outcome.agent && { agent: outcome.agent }),
+    sandbox: sandbox.kind,
+    ...(prepared.skipped.length > 0 && { fixtureSkipped: prepared.skipped }),
+    ...(warnings.length > 0 && { warnings }),
+    ...(options.keep && { workspace: area.workspace }),
+  };
+}
+
+/**
+ * Kills what the case left running and removes (or keeps) its area. Returns a warning when the area
+ * could not be removed; it then stays on disk, named after this process, and is removed when this
+ * process ends or, failing that, by the next run's cleanStaleAreas.
+ */
+async function finishCase(area: CaseArea, keep: boolean): Promise<string | undefined> {
+  // Whatever escaped the process groups (setsid, double forks) still carries the case's token.
+  await killByToken(area.token);
+  try {
+    if (keep) await releaseCaseArea(area);
+    else await removeCaseArea(area);
+    return undefined;
+  } catch (error) {
+    const reason =
+      error instanceof RemoveTreeError ? error.reason : error instanceof Error ? error.message : String(error);
+    return `the case area ${area.root} could not be ${keep ? 'kept' : 'removed'} (${reason}); it is removed when this run ends, or by the next run`;
   }
 }
 
@@ -162,9 +198,4 @@ function notRun(
 
 function resolveRepo(repo: string, suiteDir: string | undefined): string {
   return isAbsolute(repo) ? repo : resolve(suiteDir ?? process.cwd(), repo);
-}
-
-async function finishArea(area: CaseArea, keep: boolean): Promise<void> {
-  if (keep) await releaseCaseArea(area);
-  else await removeCaseArea(area);
 }

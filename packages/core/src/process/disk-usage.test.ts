@@ -1,10 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { link, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { link, mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { removeTree } from '../workspace/remove-tree.js';
 import { DiskUsageScan, diskUsage, watchDiskUsage } from './disk-usage.js';
+import { agent } from './test-support/processes.js';
 
 let dir: string;
 
@@ -13,7 +17,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await removeTree(dir);
 });
 
 async function writeBytes(path: string, bytes: number): Promise<void> {
@@ -33,6 +37,25 @@ describe('diskUsage', () => {
     await smallTree(dir);
     expect(await diskUsage(dir)).toEqual({ bytes: 60, entries: 5, complete: true });
   });
+
+  it.runIf(process.platform === 'linux')(
+    'counts files nested past PATH_MAX, and closes the directories it opened to reach them',
+    async () => {
+      await promisify(execFile)('/bin/sh', ['-c', agent('deep-tree', '600', 'open', String(3 * 1024 * 1024))], {
+        cwd: dir,
+      });
+      await writeBytes(join(dir, 'top.txt'), 10);
+      const openBefore = readdirSync('/proc/self/fd').length;
+      expect(await diskUsage(dir)).toEqual({ bytes: 3 * 1024 * 1024 + 10, entries: 602, complete: true });
+      expect(readdirSync('/proc/self/fd').length).toBe(openBefore);
+      // Stopped halfway down, as a watch is when its command ends.
+      const scan = new DiskUsageScan(dir);
+      await scan.advance(300);
+      await scan.close();
+      expect(readdirSync('/proc/self/fd').length).toBe(openBefore);
+    },
+    30_000,
+  );
 
   it('does not follow symlinks to files or directories outside the tree', async () => {
     const tree = join(dir, 'tree');

@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DirectoryAnchor, needsAnchor } from './directory-anchor.js';
 
 /** Default number of directory entries one `DiskUsageScan.advance()` call looks at. */
 export const DEFAULT_ENTRIES_PER_STEP = 20_000;
@@ -19,11 +20,18 @@ export interface DiskUsage {
   complete: boolean;
 }
 
+/** A path waiting to be looked at, and the open directory it goes through when the tree is deep. */
+interface Queued {
+  path: string;
+  anchor: DirectoryAnchor | undefined;
+}
+
 /**
- * A resumable walk that adds up the sizes of the regular files under `root`. Symlinks are never
- * followed and count nothing; directories count nothing themselves. `advance()` does a bounded
- * amount of work and can be called again to continue, so a poller never blocks on a huge tree.
- * The tree may change during the walk: files that vanish are skipped, the sum is an estimate.
+ * A resumable walk that adds up the sizes of the regular files under `root`, at any depth (see
+ * directory-anchor.ts). Symlinks are never followed and count nothing; directories count nothing
+ * themselves. `advance()` does a bounded amount of work and can be called again to continue, so a
+ * poller never blocks on a huge tree. The tree may change during the walk: files that vanish are
+ * skipped, the sum is an estimate. Call `close()` on a walk abandoned before it is done.
  */
 export class DiskUsageScan {
   readonly root: string;
@@ -31,11 +39,12 @@ export class DiskUsageScan {
   #entries = 0;
   #started = false;
   #done = false;
-  readonly #directories: string[] = [];
+  readonly #directories: Queued[] = [];
   // Regular files read from a directory but not yet measured.
-  readonly #files: string[] = [];
+  readonly #files: Queued[] = [];
   // Hard links share one inode: only the first path seen adds its size.
   readonly #linkedInodes = new Set<string>();
+  readonly #anchors = new Set<DirectoryAnchor>();
 
   constructor(root: string) {
     this.root = root;
@@ -78,36 +87,73 @@ export class DiskUsageScan {
     }
   }
 
+  /** Closes the directories a deep walk holds open; the walk cannot go on after this. */
+  async close(): Promise<void> {
+    this.#done = true;
+    this.#directories.length = 0;
+    this.#files.length = 0;
+    await Promise.all([...this.#anchors].map((anchor) => anchor.close()));
+    this.#anchors.clear();
+  }
+
   async #measureRoot(): Promise<void> {
     const info = await lstat(this.root).catch(() => undefined);
-    if (info?.isDirectory()) this.#directories.push(this.root);
-    else if (info?.isFile()) this.#files.push(this.root);
+    if (info?.isDirectory()) this.#directories.push({ path: this.root, anchor: undefined });
+    else if (info?.isFile()) this.#files.push({ path: this.root, anchor: undefined });
   }
 
-  async #readDirectory(directory: string): Promise<void> {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(directory, { withFileTypes: true });
-    } catch {
-      return; // Removed or unreadable since it was listed: it holds nothing we can count.
-    }
-    for (const entry of entries) {
-      const path = join(directory, entry.name);
-      // Dirent types come from readdir (lstat semantics): a symlink is never a directory here.
-      if (entry.isDirectory()) {
-        this.#entries += 1;
-        this.#directories.push(path);
-      } else if (entry.isFile()) {
-        this.#files.push(path); // Counted as an entry once measured.
-      } else {
-        this.#entries += 1; // Symlinks, sockets, fifos, devices: no data of their own worth counting.
+  async #readDirectory(directory: Queued): Promise<void> {
+    let base = directory.path;
+    let anchor = directory.anchor;
+    if (needsAnchor(directory.path)) {
+      // Its children's paths would be too long: go on below the open directory instead.
+      const opened = await DirectoryAnchor.open(directory.path);
+      if (opened !== undefined) {
+        this.#anchors.add(opened);
+        opened.hold();
+        base = opened.path;
+        anchor = opened;
       }
     }
+    try {
+      let entries: Dirent[];
+      try {
+        entries = await readdir(base, { withFileTypes: true });
+      } catch {
+        return; // Removed or unreadable since it was listed: it holds nothing we can count.
+      }
+      for (const entry of entries) {
+        const child = { path: join(base, entry.name), anchor };
+        // Dirent types come from readdir (lstat semantics): a symlink is never a directory here.
+        if (entry.isDirectory()) {
+          this.#entries += 1;
+          this.#enqueue(this.#directories, child);
+        } else if (entry.isFile()) {
+          this.#enqueue(this.#files, child); // Counted as an entry once measured.
+        } else {
+          this.#entries += 1; // Symlinks, sockets, fifos, devices: no data of their own worth counting.
+        }
+      }
+    } finally {
+      if (anchor !== directory.anchor) await this.#release(anchor);
+      await this.#release(directory.anchor);
+    }
   }
 
-  async #measureFiles(paths: string[]): Promise<void> {
-    const infos = await Promise.all(paths.map((path) => lstat(path).catch(() => undefined)));
-    this.#entries += paths.length;
+  #enqueue(queue: Queued[], item: Queued): void {
+    item.anchor?.hold();
+    queue.push(item);
+  }
+
+  async #release(anchor: DirectoryAnchor | undefined): Promise<void> {
+    if (anchor === undefined) return;
+    if (await anchor.release()) this.#anchors.delete(anchor);
+  }
+
+  async #measureFiles(batch: Queued[]): Promise<void> {
+    const infos = await Promise.all(batch.map(({ path }) => lstat(path).catch(() => undefined)));
+    for (const { anchor } of batch) await this.#release(anchor);
+    this.#entries += batch.length;
     for (const info of infos) {
       if (info === undefined || !info.isFile()) continue;
       if (info.nlink > 1) {
@@ -124,8 +170,12 @@ export class DiskUsageScan {
 export async function diskUsage(root: string, options: { stopAboveBytes?: number } = {}): Promise<DiskUsage> {
   const scan = new DiskUsageScan(root);
   const stopAbove = options.stopAboveBytes ?? Number.POSITIVE_INFINITY;
-  while (!scan.done && scan.bytes <= stopAbove) await scan.advance(DEFAULT_ENTRIES_PER_STEP, stopAbove);
-  return { bytes: scan.bytes, entries: scan.entries, complete: scan.done };
+  try {
+    while (!scan.done && scan.bytes <= stopAbove) await scan.advance(DEFAULT_ENTRIES_PER_STEP, stopAbove);
+    return { bytes: scan.bytes, entries: scan.entries, complete: scan.done };
+  } finally {
+    await scan.close();
+  }
 }
 
 /** How `watchDiskUsage` polls a path. */
@@ -166,6 +216,7 @@ export function watchDiskUsage(options: DiskWatchOptions, onExceeded: (bytes: nu
     if (stopped) return;
     if (scan.bytes > options.limit) {
       stopped = true;
+      await scan.close();
       onExceeded(scan.bytes);
       return;
     }
@@ -189,5 +240,7 @@ export function watchDiskUsage(options: DiskWatchOptions, onExceeded: (bytes: nu
     stopped = true;
     clearTimeout(timer);
     await polling;
+    // A walk stopped halfway down a deep tree still holds directories open.
+    await scan.close();
   };
 }

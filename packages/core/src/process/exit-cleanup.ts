@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { removeTreeSync } from '../workspace/remove-tree.js';
+import { guard, releaseGuarded } from './guardian.js';
+import type { GuardedItem } from './guardian-protocol.js';
 import { signalProcessGroup } from './kill-tree.js';
 import { killByTokenSync } from './sweep.js';
 
@@ -6,6 +8,8 @@ import { killByTokenSync } from './sweep.js';
 // (Ctrl-C, SIGTERM from a pool shutting a worker down, process.exit), the process groups are killed
 // and the workspaces removed on the way out: agents run in groups of their own, so no terminal or
 // parent signal reaches them otherwise, and no `finally` runs in a process that a signal ends.
+// Everything tracked here is also told to this process's guardian (guardian.ts), which does the same
+// should the process die without running any handler (SIGKILL).
 const liveGroups = new Set<number>();
 const liveWorkspaces = new Set<string>();
 const liveTokens = new Set<string>();
@@ -14,27 +18,29 @@ let installed = false;
 
 /** Records a running process group until the returned function is called. */
 export function trackProcessGroup(groupId: number): () => void {
-  return track(liveGroups, groupId);
+  return track(liveGroups, groupId, (value) => ({ kind: 'group', value }));
 }
 
 /**
- * Records a case's directory to remove, and its token to sweep (processes that left their group),
- * should the process end before the returned function is called.
+ * Records a case's directory (or any directory of the harness's) to remove, and its token to sweep
+ * (processes that left their group), should the process end before the returned function is called.
  */
 export function trackWorkspace(dir: string, token?: string): () => void {
-  const untrackDir = track(liveWorkspaces, dir);
-  const untrackToken = token === undefined ? undefined : track(liveTokens, token);
+  const untrackDir = track(liveWorkspaces, dir, (value) => ({ kind: 'dir', value }));
+  const untrackToken =
+    token === undefined ? undefined : track(liveTokens, token, (value) => ({ kind: 'token', value }));
   return () => {
     untrackDir();
     untrackToken?.();
   };
 }
 
-function track<T>(set: Set<T>, item: T): () => void {
+function track<T>(set: Set<T>, item: T, guarded: (item: T) => GuardedItem): () => void {
   if (!installed) installHandlers();
   set.add(item);
+  guard(guarded(item));
   return () => {
-    set.delete(item);
+    if (set.delete(item)) releaseGuarded(guarded(item));
   };
 }
 
@@ -45,9 +51,9 @@ function cleanUp(): void {
   liveTokens.clear();
   for (const dir of liveWorkspaces) {
     try {
-      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      removeTreeSync(dir);
     } catch {
-      // The process is on its way out; what cannot be removed now is left as it is.
+      // The process is on its way out; the guardian, then the next run, try again.
     }
   }
   liveWorkspaces.clear();

@@ -1,5 +1,6 @@
 export { MAX_ARG_STRLEN } from './arg-limits.js';
 export { type DiskUsage, diskUsage } from './disk-usage.js';
+export { dieWith } from './guardian.js';
 export { DEFAULT_OUTPUT_LIMIT_BYTES, outputTail } from './output-buffer.js';
 export { DEFAULT_KILL_GRACE_MS, MAX_TIMER_MS, runProcess } from './run-process.js';
 export {

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { createOwnedDir } from '../workspace/owned-dirs.js';
 import { SANDBOX_INFO_FD } from './sandbox-init.js';
 
 // An agent runs inside bubblewrap (bwrap) when it is installed and works: the host filesystem is
@@ -165,8 +166,9 @@ export async function probeBubblewrap(bwrapPath: string | undefined): Promise<Sa
 
   let area: string;
   try {
-    // realpath: the area must be named the way the kernel will see it once bound.
-    area = await realpath(await mkdtemp(join(tmpdir(), 'gz-bench-sandbox-probe-')));
+    // Real path: the area must be named the way the kernel will see it once bound. Named after this
+    // process like a case area, so that cleanStaleAreas removes it should the process die meanwhile.
+    area = await createOwnedDir(tmpdir(), 'area');
   } catch (error) {
     const reason = `cannot create a trial area in ${tmpdir()}: ${error instanceof Error ? error.message : String(error)}`;
     return { available: false, installed: true, reason };

@@ -17,7 +17,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newCaseToken } from '../process/sweep.js';
@@ -29,9 +29,10 @@ import {
   createCaseArea,
   releaseCaseArea,
   removeCaseArea,
-  restoreOwnerAccess,
 } from './case-area.js';
-import { OWNER_FILE } from './owner-record.js';
+import { parseOwnedDirName } from './owned-dirs.js';
+import { KEPT_FILE, OWNER_FILE } from './owner-record.js';
+import { removeTree } from './remove-tree.js';
 
 const run = promisify(execFile);
 const NOBODY = 65534;
@@ -46,11 +47,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  // Tests chmod things to 000: give access back first, so cleanup also works for a non-root user.
-  for (const dir of [parent, outside]) {
-    await restoreOwnerAccess(dir);
-    await rm(dir, { recursive: true, force: true });
-  }
+  // Tests chmod things to 000: removeTree gives access back, so cleanup also works for a non-root user.
+  for (const dir of [parent, outside]) await removeTree(dir);
 });
 
 async function modeOf(path: string): Promise<number> {
@@ -81,6 +79,12 @@ describe('createCaseArea', () => {
       const stat = readFileSync('/proc/self/stat', 'utf8');
       expect(owner.startTime).toBe(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]));
     }
+    // The name says the same from the first moment, before owner.json exists.
+    expect(parseOwnedDirName(basename(area.root))).toEqual({
+      kind: 'area',
+      pid: process.pid,
+      startTime: owner.startTime,
+    });
     await removeCaseArea(area);
   });
 
@@ -149,42 +153,19 @@ describe('removeCaseArea', () => {
 });
 
 describe('releaseCaseArea', () => {
-  it('keeps the area, without an owner record for cleanStaleAreas to act on', async () => {
+  it('keeps the area, marked kept for cleanStaleAreas, without an owner record', async () => {
     const area = await createCaseArea({ parent, token: newCaseToken() });
     await releaseCaseArea(area);
-    expect((await readdir(area.root)).sort()).toEqual(['home', 'tmp', 'workspace']);
-  });
-});
-
-describe('restoreOwnerAccess', () => {
-  it('gives back owner access to directories of mode 000, nested too, so they can be removed', async () => {
-    const top = join(parent, 'top');
-    const nested = join(top, 'inner', 'deepest');
-    await mkdir(nested, { recursive: true });
-    await writeFile(join(nested, 'file'), 'x', { mode: 0 });
-    await chmod(nested, 0);
-    await chmod(join(top, 'inner'), 0);
-    await chmod(top, 0o050);
-
-    await restoreOwnerAccess(top);
-    expect(await modeOf(top)).toBe(0o750);
-    expect(await modeOf(join(top, 'inner'))).toBe(0o700);
-    expect(await modeOf(nested)).toBe(0o700);
-    // Files keep their mode: removing them needs only the directory's permissions.
-    expect(await modeOf(join(nested, 'file'))).toBe(0);
-    await rm(top, { recursive: true });
-    expect(existsSync(top)).toBe(false);
+    expect((await readdir(area.root)).sort()).toEqual(['home', KEPT_FILE, 'tmp', 'workspace']);
+    expect(JSON.parse(await readFile(join(area.root, KEPT_FILE), 'utf8'))).toEqual({ kept: expect.any(String) });
   });
 
-  it('never follows a symlink out of the tree', async () => {
-    await chmod(outside, 0o500);
-    await mkdir(join(parent, 'top'));
-    await symlink(outside, join(parent, 'top', 'link'));
-    await restoreOwnerAccess(join(parent, 'top'));
-    expect(await modeOf(outside)).toBe(0o500);
-    // Not even when the walk starts at the link.
-    await restoreOwnerAccess(join(parent, 'top', 'link'));
-    expect(await modeOf(outside)).toBe(0o500);
+  it('writes no mark through an area the agent replaced by a symlink', async () => {
+    const area = await createCaseArea({ parent, token: newCaseToken() });
+    await rm(area.root, { recursive: true });
+    await symlink(outside, area.root);
+    await releaseCaseArea(area);
+    expect(await readdir(outside)).toEqual([]);
   });
 });
 
@@ -228,6 +209,10 @@ describe('in a child process', () => {
     modules = await compileForChild([
       'workspace/case-area.ts',
       'workspace/owner-record.ts',
+      'workspace/owned-dirs.ts',
+      'workspace/remove-tree.ts',
+      'process/guardian.ts',
+      'process/guardian-protocol.ts',
       'process/sweep.ts',
       'process/proc-stat.ts',
       'process/exit-cleanup.ts',
@@ -248,14 +233,14 @@ process.exit(0);
       join(modules.dir, 'lock-and-remove.mjs'),
       `import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createCaseArea, removeCaseArea } from './workspace/case-area.js';
 const area = await createCaseArea({ parent: process.argv[2] });
 const deep = join(area.workspace, 'a', 'b');
 await mkdir(deep, { recursive: true });
 await writeFile(join(deep, 'file'), 'x', { mode: 0 });
 for (const dir of [deep, join(area.workspace, 'a'), area.workspace, area.home]) await chmod(dir, 0);
-// A plain recursive rm must fail here, or this test would not exercise the restoring walk.
+// A plain recursive rm must fail here, or this test would not exercise the fallback.
 const plainRm = await rm(join(area.workspace, 'a'), { recursive: true, force: true }).then(() => 'removed', (error) => error.code);
 await removeCaseArea(area);
 process.stdout.write(JSON.stringify({ uid: process.getuid(), plainRm, left: existsSync(area.root) }));

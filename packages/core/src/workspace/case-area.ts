@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackWorkspace } from '../process/exit-cleanup.js';
-import { isCaseToken, newCaseToken, readProcessStat } from '../process/sweep.js';
-import { OWNER_FILE, type OwnerRecord } from './owner-record.js';
+import { isCaseToken, newCaseToken } from '../process/sweep.js';
+import { createOwnedDir, ownStartTime } from './owned-dirs.js';
+import { KEPT_FILE, OWNER_FILE, type OwnerRecord } from './owner-record.js';
+import { removeTree } from './remove-tree.js';
 
 // A case area is everything one case owns on disk, in one directory that is removed as a whole:
-//   gz-bench-XXXXXX/
-//     owner.json   who created it (pid + start time) and the case token, for cleanStaleAreas
+//   gz-bench-<pid>-<start time>-XXXXXX/   named after the process that created it (owned-dirs.ts)
+//     owner.json   the same owner and the case token, for cleanStaleAreas to kill leftovers by
+//     kept.json    only in an area kept for the user (--keep): never removed by cleanStaleAreas
 //     workspace/   the agent's cwd, {{dir}}
 //     home/        HOME
 //     tmp/         TMPDIR
@@ -44,8 +47,7 @@ const untrackers = new Map<string, () => void>();
 export async function createCaseArea(options?: { parent?: string; token: string }): Promise<CaseArea> {
   const token = options?.token ?? newCaseToken();
   if (!isCaseToken(token)) throw new TypeError(`not a case token (32 lowercase hex digits): ${JSON.stringify(token)}`);
-  // Real paths, so that symlink checks compare like with like (macOS's /var is a link to /private/var).
-  const root = await realpath(await mkdtemp(join(options?.parent ?? tmpdir(), CASE_AREA_PREFIX)));
+  const root = await createOwnedDir(options?.parent ?? tmpdir(), 'area');
   untrackers.set(root, trackWorkspace(root, token));
   const area: CaseArea = {
     root,
@@ -57,7 +59,7 @@ export async function createCaseArea(options?: { parent?: string; token: string 
   };
   try {
     await Promise.all([mkdir(area.workspace), mkdir(area.home), mkdir(area.tmp)]);
-    // Last, so that a concurrent cleanStaleAreas sees either no record (and keeps out) or a whole one.
+    // Before any command runs, so that cleanStaleAreas can kill by the token whatever the case starts.
     const created = new Date().toISOString();
     await writeOwnerRecord(root, { pid: process.pid, startTime: await ownStartTime(), token, created });
   } catch (error) {
@@ -68,23 +70,29 @@ export async function createCaseArea(options?: { parent?: string; token: string 
 }
 
 /**
- * Removes a case area and everything in it, whatever the agent did to it: directories it made
- * unreadable or unwritable (the workspace included) get owner permissions back, a workspace replaced
- * by a symlink is removed as a link and its target left untouched. Kill the case's processes first
- * (`killByToken`), or they may keep changing the tree while it is removed.
+ * Removes a case area and everything in it, whatever the agent did to it (see `removeTree`): any
+ * permissions, any depth; a workspace replaced by a symlink is removed as a link and its target left
+ * untouched. Kill the case's processes first (`killByToken`), or they may keep changing the tree while
+ * it is removed. Throws a RemoveTreeError when the area remains; it then stays tracked, to be removed
+ * when this process ends, and its name still tells cleanStaleAreas whose it was.
  */
 export async function removeCaseArea(area: CaseArea): Promise<void> {
+  await removeTree(area.root);
   untrackers.get(area.root)?.();
   untrackers.delete(area.root);
-  await removeAreaDir(area.root);
 }
 
 /**
- * Keeps a case area for good (`--keep`): it is no longer removed when the process exits, and its owner
- * record goes, so that `cleanStaleAreas` leaves it alone once this process is gone. Kill the case's
- * processes (`killByToken`) before keeping it.
+ * Keeps a case area for good (`--keep`): it is no longer removed when the process exits, it is marked
+ * kept (`kept.json`), so that `cleanStaleAreas` never removes it, and its owner record goes. Kill the
+ * case's processes (`killByToken`) before keeping it.
  */
 export async function releaseCaseArea(area: CaseArea): Promise<void> {
+  // The mark first: an area without it whose owner is gone is stale, whatever else it holds. Only
+  // into the real area: one the agent removed or replaced by a link has nothing left to keep.
+  if ((await lstat(area.root).catch(() => undefined))?.isDirectory()) {
+    await writeFile(join(area.root, KEPT_FILE), `${JSON.stringify({ kept: new Date().toISOString() })}\n`);
+  }
   untrackers.get(area.root)?.();
   untrackers.delete(area.root);
   await rm(join(area.root, OWNER_FILE), { force: true });
@@ -107,46 +115,6 @@ export async function assertWorkspaceIntact(area: CaseArea): Promise<string | un
   if (workspace.isFile()) return 'the agent replaced the workspace with a file';
   if (!workspace.isDirectory()) return 'the agent replaced the workspace with a special file';
   return undefined;
-}
-
-/** Removes a case area directory; shared with cleanStaleAreas, which knows only the path. */
-export async function removeAreaDir(root: string): Promise<void> {
-  try {
-    await rm(root, { recursive: true, force: true, maxRetries: 2 });
-    return;
-  } catch {
-    // Most likely EACCES below a directory the agent chmod'ed: restore access and try again.
-  }
-  await restoreOwnerAccess(root);
-  try {
-    await rm(root, { recursive: true, force: true, maxRetries: 2 });
-  } catch (error) {
-    // Another process cleaning the same stale area may have removed it under our feet: that is success.
-    if ((await lstat(root).catch(() => undefined)) !== undefined) throw error;
-  }
-}
-
-/**
- * Gives the owner rwx back on `path` and every directory below it, never following symlinks, so that
- * the tree can be listed and emptied again. Files keep their mode: unlinking needs only the parent's.
- */
-export async function restoreOwnerAccess(path: string): Promise<void> {
-  const stats = await lstat(path).catch(() => undefined);
-  if (!stats?.isDirectory()) return;
-  // Add to the existing bits rather than set 0o700: a shared parent must not lose its group/other bits.
-  await chmod(path, (stats.mode & 0o7777) | 0o700).catch(() => {});
-  const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
-  // Entry types come from readdir itself (no symlink is followed, no lstat per file): a tree of many
-  // files costs one listing per directory. Directories are walked one at a time to bound open handles.
-  for (const entry of entries) {
-    if (entry.isDirectory()) await restoreOwnerAccess(join(path, entry.name));
-  }
-}
-
-/** This process's start time, as `OwnerRecord.startTime` records it. */
-export async function ownStartTime(): Promise<number> {
-  const stat = process.platform === 'linux' ? await readProcessStat('self') : undefined;
-  return stat?.startTime ?? Math.round(Date.now() - process.uptime() * 1000);
 }
 
 async function writeOwnerRecord(root: string, record: OwnerRecord): Promise<void> {

@@ -1,3 +1,4 @@
+export { createRunCacheDir, type RunCacheDir } from './cache-dir.js';
 export {
   assertWorkspaceIntact,
   CASE_AREA_PREFIX,
@@ -15,4 +16,5 @@ export {
 } from './copy-fixture.js';
 export { createGitBaseline, GIT_SAFE_ENV, GitBaselineError, gitSafeEnv } from './git-baseline.js';
 export { writePromptFile } from './prompt-file.js';
+export { RemoveTreeError, removeTree } from './remove-tree.js';
 export { type CleanStaleAreasResult, cleanStaleAreas } from './stale-areas.js';

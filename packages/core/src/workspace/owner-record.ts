@@ -6,6 +6,9 @@ import { isCaseToken } from '../process/sweep.js';
 /** Name of the owner record inside a case area. */
 export const OWNER_FILE = 'owner.json';
 
+/** Name of the mark of an area kept for the user (`--keep`), which cleanStaleAreas never removes. */
+export const KEPT_FILE = 'kept.json';
+
 // Anything larger is not a record we wrote; it is not read at all.
 const MAX_RECORD_BYTES = 64 * 1024;
 
@@ -41,4 +44,9 @@ export async function readOwnerRecord(root: string): Promise<OwnerRecord | undef
   }
   const parsed = OwnerRecordSchema.safeParse(json);
   return parsed.success ? parsed.data : undefined;
+}
+
+/** True when the area at `root` is marked kept: a regular file `kept.json`, never a link. */
+export async function isMarkedKept(root: string): Promise<boolean> {
+  return (await lstat(join(root, KEPT_FILE)).catch(() => undefined))?.isFile() === true;
 }

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,8 +10,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CASE_TOKEN_ENV, killByToken, newCaseToken } from '../process/sweep.js';
 import { compileForChild } from '../process/test-support/child-modules.js';
 import { deadPid, isRunning, killStrays } from '../process/test-support/processes.js';
-import { CASE_AREA_PREFIX, createCaseArea, removeCaseArea, restoreOwnerAccess } from './case-area.js';
-import { OWNER_FILE, type OwnerRecord } from './owner-record.js';
+import { CASE_AREA_PREFIX, createCaseArea, removeCaseArea } from './case-area.js';
+import { KEPT_FILE, OWNER_FILE, type OwnerRecord } from './owner-record.js';
+import { removeTree } from './remove-tree.js';
 import { cleanStaleAreas, ownerIsRunning } from './stale-areas.js';
 
 const linux = process.platform === 'linux';
@@ -26,7 +27,11 @@ beforeAll(async () => {
   modules = await compileForChild([
     'workspace/case-area.ts',
     'workspace/owner-record.ts',
+    'workspace/owned-dirs.ts',
+    'workspace/remove-tree.ts',
     'workspace/stale-areas.ts',
+    'process/guardian.ts',
+    'process/guardian-protocol.ts',
     'process/sweep.ts',
     'process/proc-stat.ts',
     'process/exit-cleanup.ts',
@@ -69,8 +74,7 @@ afterEach(async () => {
   killStrays(strays);
   for (const child of children.splice(0)) child.kill('SIGKILL');
   for (const token of tokens.splice(0)) await killByToken(token);
-  await restoreOwnerAccess(parent);
-  await rm(parent, { recursive: true, force: true });
+  await removeTree(parent);
 });
 
 /** Starts the child harness, waits for its report, then SIGKILLs it so no cleanup handler runs. */
@@ -115,7 +119,7 @@ describe.runIf(linux)('cleanStaleAreas', () => {
     expect(isRunning(stale.daemon)).toBe(true);
 
     const result = await cleanStaleAreas(parent);
-    expect(result).toEqual({ removed: [stale.root], killed: [stale.daemon] });
+    expect(result).toEqual({ removed: [stale.root], killed: [stale.daemon], failed: [] });
     expect(existsSync(stale.root)).toBe(false);
     expect(isRunning(stale.daemon)).toBe(false);
     expect(existsSync(live.workspace)).toBe(true);
@@ -125,7 +129,7 @@ describe.runIf(linux)('cleanStaleAreas', () => {
 
   it('treats a reused pid (same pid, other start time) as a dead owner', async () => {
     const root = await fakeArea(`${CASE_AREA_PREFIX}reused`, { pid: process.pid, startTime: 1 });
-    expect(await cleanStaleAreas(parent)).toEqual({ removed: [root], killed: [] });
+    expect(await cleanStaleAreas(parent)).toEqual({ removed: [root], killed: [], failed: [] });
   });
 
   it('removes a stale area the agent locked down', async () => {
@@ -148,10 +152,80 @@ describe.runIf(linux)('cleanStaleAreas', () => {
     const linkedOwner = await fakeArea(`${CASE_AREA_PREFIX}linked-owner`, undefined);
     await symlink(join(elsewhere, OWNER_FILE), join(linkedOwner, OWNER_FILE));
 
-    expect(await cleanStaleAreas(parent)).toEqual({ removed: [], killed: [] });
+    expect(await cleanStaleAreas(parent)).toEqual({ removed: [], killed: [], failed: [] });
     for (const root of [...kept, elsewhere, linkedOwner])
       expect(existsSync(join(root, 'workspace', 'file'))).toBe(true);
   });
+
+  it('removes an area whose harness died before writing owner.json, and the cache dir of a dead run', async () => {
+    const dead = deadPid();
+    const unfinished = await fakeArea(`${CASE_AREA_PREFIX}${dead}-12345-AbC123`, undefined);
+    const cache = await fakeArea(`gz-bench-cache-${dead}-12345-XyZ789`, undefined);
+    const result = await cleanStaleAreas(parent);
+    expect(result.removed.sort()).toEqual([unfinished, cache].sort());
+    expect(await readdir(parent)).toEqual([]);
+  });
+
+  it('never removes a kept area, nor a directory of a live owner, nor a name it did not make', async () => {
+    const dead = deadPid();
+    const live = `${process.pid}-${ownStartTimeTicks()}`;
+    const kept = await fakeArea(`${CASE_AREA_PREFIX}${dead}-1-Kept01`, undefined);
+    await writeFile(join(kept, KEPT_FILE), '{}');
+    const keptOlder = await fakeArea(`${CASE_AREA_PREFIX}AbCd12`, { pid: dead });
+    await writeFile(join(keptOlder, KEPT_FILE), '{}');
+    const survivors = [
+      kept,
+      keptOlder,
+      await fakeArea(`${CASE_AREA_PREFIX}${live}-Live01`, undefined),
+      await fakeArea(`gz-bench-cache-${live}-Live02`, undefined),
+      // Shaped almost like ours: a user's own directories.
+      await fakeArea('gz-bench-backup', undefined),
+      await fakeArea(`gz-bench-${dead}-1-toolong7`, undefined),
+      await fakeArea(`gz-bench-test-${dead}-1-AbC123`, undefined),
+    ];
+    expect(await cleanStaleAreas(parent)).toEqual({ removed: [], killed: [], failed: [] });
+    for (const root of survivors) expect(existsSync(join(root, 'workspace', 'file'))).toBe(true);
+  });
+
+  it('judges an area by the owner in its name, whatever its owner.json says', async () => {
+    const dead = deadPid();
+    // The agent of a live harness forged a dead owner, and one of a dead harness a live owner.
+    const forgedDead = await fakeArea(`${CASE_AREA_PREFIX}${process.pid}-${ownStartTimeTicks()}-Forge1`, { pid: dead });
+    const forgedLive = await fakeArea(`${CASE_AREA_PREFIX}${dead}-1-Forge2`, {
+      pid: process.pid,
+      startTime: ownStartTimeTicks(),
+    });
+    expect(await cleanStaleAreas(parent)).toEqual({ removed: [forgedLive], killed: [], failed: [] });
+    expect(existsSync(forgedDead)).toBe(true);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    'lists a stale area it cannot remove, and goes on with the others',
+    async () => {
+      // As nobody: an area holding a root-owned directory with a file in it cannot be emptied.
+      const dead = deadPid();
+      const stuck = await fakeArea(`${CASE_AREA_PREFIX}${dead}-1-Stuck1`, undefined);
+      await mkdir(join(stuck, 'workspace', 'roots'));
+      await writeFile(join(stuck, 'workspace', 'roots', 'file'), 'x');
+      const removable = await fakeArea(`${CASE_AREA_PREFIX}${dead}-1-Gone01`, undefined);
+      for (const root of [stuck, removable]) {
+        await promisify(execFile)('chown', ['nobody:', root, join(root, 'workspace'), join(root, 'workspace', 'file')]);
+      }
+      await chmod(parent, 0o755);
+      await promisify(execFile)('chown', ['nobody:', parent]);
+      const { stdout } = await promisify(execFile)(process.execPath, [join(modules.dir, 'clean.mjs'), parent], {
+        uid: 65534,
+        gid: 65534,
+        cwd: '/',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      });
+      const result = JSON.parse(stdout) as { removed: string[]; failed: Array<{ path: string; reason: string }> };
+      expect(result.removed).toEqual([removable]);
+      expect(result.failed).toEqual([{ path: stuck, reason: expect.stringContaining('Permission denied') }]);
+      expect(existsSync(join(stuck, 'workspace', 'roots', 'file'))).toBe(true);
+    },
+    20_000,
+  );
 
   it('is safe to run concurrently, in one process and across processes', async () => {
     const stale = await Promise.all([harnessKilledMidCase(), harnessKilledMidCase()]);
@@ -167,7 +241,7 @@ describe.runIf(linux)('cleanStaleAreas', () => {
   }, 30_000);
 
   it('returns nothing for a parent that does not exist', async () => {
-    expect(await cleanStaleAreas(join(parent, 'missing'))).toEqual({ removed: [], killed: [] });
+    expect(await cleanStaleAreas(join(parent, 'missing'))).toEqual({ removed: [], killed: [], failed: [] });
   });
 });
 

@@ -1,8 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import {
   assertValidTemplate,
+  createRunCacheDir,
   ENV_NAME_PATTERN,
   inlinePromptProblem,
   isSandboxMode,
@@ -21,6 +20,7 @@ import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
 import { UsageError } from './usage-error.js';
+import { vitestTempDirIn } from './vitest-temp-dir.js';
 
 interface RunFlags {
   cmd?: string;
@@ -127,7 +127,9 @@ async function runVitest(
   json: boolean,
 ): Promise<VitestOutcome> {
   // Vite and Vitest keep caches under the root's node_modules; the CLI leaves the user's directory as it found it.
-  const cacheDir = await mkdtemp(join(tmpdir(), 'gz-bench-cache-'));
+  const cache = await createRunCacheDir();
+  const cacheDir = cache.path;
+  vitestTempDirIn(cacheDir);
   const vitestSignalHandlers = new SignalHandlerWatch();
   try {
     const vitest = await createVitest(
@@ -165,7 +167,7 @@ async function runVitest(
       await vitest.close();
     }
   } finally {
-    await rm(cacheDir, { recursive: true, force: true });
+    await cache.remove();
   }
 }
 

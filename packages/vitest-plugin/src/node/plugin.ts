@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanStaleAreas, loadSuite, locateCases, resolveSandbox, SuiteError } from '@gz-bench/core';
+import { loadSuite, locateCases, resolveSandbox, SuiteError } from '@gz-bench/core';
 import picomatch from 'picomatch';
 import type { Plugin } from 'vitest/config';
 import type { Vitest } from 'vitest/node';
@@ -9,6 +9,7 @@ import { type GzBenchOptions, PROVIDE_KEY, type ResolvedGzBenchOptions } from '.
 import { generateInvalidSuiteModule, generateSuiteModule } from './generate-module.js';
 import { GZ_BENCH_REPORTER, GzBenchReporter, type GzBenchReporterOptions } from './reporter.js';
 import { OptionsError, resolveOptions } from './resolve-options.js';
+import { addSweeperOnce, sweepStaleAreas } from './stale-sweeper.js';
 import { skipViteJsonFor } from './vite-json-compat.js';
 
 const RUNTIME_ID = fileURLToPath(new URL('../runtime/index.js', import.meta.url));
@@ -84,6 +85,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       });
       const reporter = addReporterOnce(vitest, hooks.reporter ?? new GzBenchReporter(reporterOptions(options)));
       reporter.addSuiteMatcher(isSuite);
+      addSweeperOnce(vitest);
     },
   };
 }
@@ -91,13 +93,13 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
 let prepared: Promise<void> | undefined;
 
 /**
- * Once per run, before any case: removes what cases of harness processes that died outright left
- * behind, and settles the sandbox so that a `bwrap` that cannot work stops the run with its reason,
- * and `auto` says plainly when it runs cases unconfined.
+ * Once per run, before any case: removes what harness processes that died outright left behind
+ * (case areas, cache dirs, their agents' processes), and settles the sandbox so that a `bwrap` that
+ * cannot work stops the run with its reason, and `auto` says plainly when it runs cases unconfined.
  */
 function prepareRun(vitest: Vitest, options: ResolvedGzBenchOptions): Promise<void> {
   prepared ??= (async () => {
-    await cleanStaleAreas();
+    await sweepStaleAreas(vitest);
     let sandbox: Awaited<ReturnType<typeof resolveSandbox>>;
     try {
       sandbox = await resolveSandbox(options.sandbox);

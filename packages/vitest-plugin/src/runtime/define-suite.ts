@@ -10,6 +10,7 @@ import {
 } from '@gz-bench/core';
 import { inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
+import { dieWithVitestMain } from './die-with-main.js';
 import { createLimit } from './limit.js';
 
 declare module 'vitest' {
@@ -59,6 +60,7 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
         );
       }
       const cmd = options.cmd;
+      dieWithVitestMain();
       const sandbox = await workerSandbox(options);
       const run = limit(() => {
         const signal = attemptSignal(context.signal);
