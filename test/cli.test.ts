@@ -573,7 +573,10 @@ describe.concurrent('gz-bench CLI', () => {
       const pidFile = join(temp.dir, 'pids');
       await temp.write(
         'suite.json',
-        suite('interrupted', [{ id: 'hangs', prompt: agent('grandchildren.mjs', pidFile), timeoutSec: 120 }]),
+        suite('interrupted', [
+          { id: 'hangs', prompt: agent('grandchildren.mjs', pidFile), timeoutSec: 120 },
+          { id: 'never-reached', prompt: 'true' },
+        ]),
       );
       // runCli hands back execa's subprocess; it is typed as a plain promise of its result.
       const cli = runCli(['run', ...UNSANDBOXED, 'suite.json', '--json', '--cmd', SCRIPT_CMD], {
@@ -602,11 +605,22 @@ describe.concurrent('gz-bench CLI', () => {
       expect(await readdir(tmp)).toEqual([]);
     });
 
-    it('exits 130 and still prints the report, with the interrupted case', async ({ expect }) => {
+    it('exits 130 and still prints the report, with the interrupted case and the one never reached', async ({
+      expect,
+    }) => {
       const { result } = await run();
       expect(result.exitCode).toBe(130);
-      const report = JSON.parse(String(result.stdout));
-      expect(report.results).toMatchObject([{ id: 'hangs', passed: false, error: 'agent command was interrupted' }]);
+      const report = JSON.parse(String(result.stdout)) as Report;
+      expect(report.results).toMatchObject([
+        { id: 'hangs', passed: false, error: 'agent command was interrupted' },
+        {
+          id: 'never-reached',
+          passed: false,
+          notRun: true,
+          error: 'the case did not finish: the run was cancelled first',
+        },
+      ]);
+      expect(report.summary).toEqual({ total: 2, passed: 0, failed: 2, notRun: 1 });
     });
   });
 

@@ -8,7 +8,6 @@ import {
   loadSuite,
   MAX_TIMEOUT_SEC,
   type Report,
-  renderJson,
 } from '@gz-bench/core';
 import { escapePath } from 'tinyglobby';
 import { createVitest } from 'vitest/node';
@@ -17,6 +16,7 @@ import { GzBenchReporter } from '../node/reporter.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
+import { type LoadedSuites, notRunReport, printReport } from './run-report.js';
 import { UsageError } from './usage-error.js';
 
 interface RunFlags {
@@ -61,7 +61,14 @@ export async function runCommand(args: string[]): Promise<number> {
   const root = commonRoot(files);
   const json = values.json === true;
   let report: Report | undefined;
-  const reporter = new GzBenchReporter({ report: false, table: !json, onReport: (latest) => (report = latest) });
+  // The CLI prints the table itself, once the report holds every case it was given.
+  const reporter = new GzBenchReporter({
+    report: false,
+    table: false,
+    progress: !json,
+    onReport: (latest) => (report = latest),
+    suiteFiles: runnable,
+  });
   const options: ResolvedGzBenchOptions = {
     cmd: values.cmd,
     include: runnable.map((file) => escapePath(relative(root, file).split(sep).join('/'))),
@@ -77,22 +84,19 @@ export async function runCommand(args: string[]): Promise<number> {
 
   const outcome: VitestOutcome =
     runnable.length > 0 ? await runVitest(root, options, reporter, json) : { failed: false };
-  report ??= { summary: { total: 0, passed: 0, failed: 0 }, results: [] };
-  if (json) {
-    await writeOut(renderJson(report));
-    // The table lists kept workspaces; with --json, stderr does, so stdout stays one document.
-    for (const result of report.results) {
-      if (result.workspace !== undefined) process.stderr.write(`kept workspace ${result.id}: ${result.workspace}\n`);
-    }
-  } else if (runnable.length === 0) await writeOut('no cases ran\n');
+  const loaded: LoadedSuites = { root, suites };
+  // Vitest ended without a report (it never started the run): every case is one that did not run.
+  const final: Report =
+    report ?? notRunReport(loaded, outcome.interrupted ? 'the run was interrupted first' : undefined);
+  await printReport(final, { json, write: writeOut });
   if (outcome.interrupted) return 128 + (outcome.interrupted === 'SIGINT' ? 2 : 15);
   // Every validated case must have a result: anything less is a harness fault, never a pass.
-  const expected = suites.reduce((sum, loaded) => sum + loaded.suite.cases.length, 0);
-  if (report.summary.total !== expected) {
-    process.stderr.write(`gz-bench: expected results for ${expected} cases, got ${report.summary.total}\n`);
+  const expected = suites.reduce((sum, { suite }) => sum + suite.cases.length, 0);
+  if (final.summary.total !== expected) {
+    process.stderr.write(`gz-bench: expected results for ${expected} cases, got ${final.summary.total}\n`);
     return EXIT.failed;
   }
-  const failed = outcome.failed || report.summary.failed > 0 || (report.errors?.length ?? 0) > 0;
+  const failed = outcome.failed || final.summary.failed > 0 || (final.errors?.length ?? 0) > 0;
   return failed ? EXIT.failed : EXIT.passed;
 }
 
