@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { type ResolvedSandbox, sandboxArgv } from '../process/sandbox.js';
 import { CASE_TOKEN_ENV, killByToken, newCaseToken } from '../process/sweep.js';
@@ -7,6 +8,7 @@ import { DIR_ENV, PROMPT_ENV, renderTemplate } from '../template/render-template
 import { type CaseArea, createCaseArea, releaseCaseArea, removeCaseArea } from '../workspace/case-area.js';
 import { FixtureError } from '../workspace/copy-fixture.js';
 import { GitBaselineError, gitSafeEnv } from '../workspace/git-baseline.js';
+import { tempDirFault } from '../workspace/temp-dir.js';
 import { caseEnv } from './agent-env.js';
 import { caseByteLimits, caseTimeoutSec } from './case-limits.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
@@ -54,7 +56,16 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   const sandbox = options.sandbox ?? { kind: 'none' };
   const repo = testCase.repo === undefined ? undefined : resolveRepo(testCase.repo, options.suiteDir);
   const token = newCaseToken();
-  const area = await createCaseArea({ token, ...(options.tmpDir !== undefined && { parent: options.tmpDir }) });
+  const parent = options.tmpDir ?? tmpdir();
+  let area: CaseArea;
+  try {
+    area = await createCaseArea({ token, parent });
+  } catch (error) {
+    // A temp dir that is gone, read-only or full fails this case with the reason; the run goes on.
+    const fault = tempDirFault(error, parent);
+    if (fault === undefined) throw error;
+    return notPrepared(testCase, started, sandbox, `could not create the case area: ${fault}`);
+  }
   try {
     const env: Record<string, string> = {
       // A check that runs git must not run hooks or an fsmonitor that the agent wrote into .git/config.

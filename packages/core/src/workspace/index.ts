@@ -15,3 +15,4 @@ export {
 } from './copy-fixture.js';
 export { createGitBaseline, GIT_SAFE_ENV, GitBaselineError, gitSafeEnv } from './git-baseline.js';
 export { type CleanStaleAreasResult, cleanStaleAreas } from './stale-areas.js';
+export { assertUsableTempDir, TempDirError, tempDirFault } from './temp-dir.js';

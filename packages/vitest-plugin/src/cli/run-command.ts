@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
+  assertUsableTempDir,
   assertValidTemplate,
   ENV_NAME_PATTERN,
   isSandboxMode,
@@ -57,6 +58,8 @@ export async function runCommand(args: string[]): Promise<number> {
   // Validate everything first: a bad suite is a usage error (exit 2), not a failed run.
   const suites = await Promise.all([...named.values()].map((given) => loadSuite(given)));
   const runnable = files.filter((_, index) => (suites[index]?.suite.cases.length ?? 0) > 0);
+  // A temp dir that cannot hold case areas stops the run here, in one line, before Vitest writes there.
+  if (runnable.length > 0) await assertUsableTempDir();
 
   const root = commonRoot(files);
   const json = values.json === true;
