@@ -87,8 +87,8 @@ describe.concurrent('cases that did not run', () => {
     });
     expect(result.exitCode, output(result)).toBe(1);
     const stdout = String(result.stdout);
-    expect(stdout).toMatch(new RegExp(`^killed {9}NOT RUN  0/1 {5}- {5}${escape(CRASHED)}$`, 'm'));
-    expect(stdout).toMatch(new RegExp(`^never-started {2}NOT RUN  0/0 {5}- {5}${escape(CRASHED)}$`, 'm'));
+    expect(stdout).toMatch(new RegExp(`^killed {9}NOT RUN  0/1 {5}- {5}${literal(CRASHED)}$`, 'm'));
+    expect(stdout).toMatch(new RegExp(`^never-started {2}NOT RUN  0/0 {5}- {5}${literal(CRASHED)}$`, 'm'));
     expect(stdout).toContain('2 cases: 0 passed, 2 failed (2 not run)');
     expect(stdout).toContain(
       'error: suite.json: 2 of 2 cases did not finish: Vitest reported "Worker exited unexpectedly"',
@@ -151,6 +151,6 @@ describe.concurrent('cases that did not run', () => {
   });
 });
 
-function escape(text: string): string {
+function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
