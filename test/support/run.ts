@@ -8,6 +8,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** A command that runs the program as its arguments, e.g. `['runuser', '-u', 'nobody', '--']`. */
   via?: string[];
+  /** Text on the program's stdin, through a pipe; without it stdin is closed. */
+  input?: string;
 }
 
 /** execa's file and arguments for `argv`, run through `via` when given. */
@@ -33,7 +35,7 @@ export function runCli(args: string[], options: RunOptions): Promise<Result> {
     extendEnv: false,
     reject: false,
     timeout: options.timeoutMs ?? 60_000,
-    stdin: 'ignore',
+    ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
   });
 }
 

@@ -18,6 +18,7 @@ import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
 import { type LoadedSuites, notRunReport, printReport } from './run-report.js';
+import { assertRunnableSuitePath } from './suite-paths.js';
 import { UsageError } from './usage-error.js';
 
 interface RunFlags {
@@ -56,6 +57,7 @@ export async function runCommand(args: string[]): Promise<number> {
   for (const given of positionals) if (!named.has(resolve(given))) named.set(resolve(given), given);
   const files = [...named.keys()];
   // Validate everything first: a bad suite is a usage error (exit 2), not a failed run.
+  for (const given of named.values()) await assertRunnableSuitePath(given);
   const suites = await Promise.all([...named.values()].map((given) => loadSuite(given)));
   const runnable = files.filter((_, index) => (suites[index]?.suite.cases.length ?? 0) > 0);
   // A temp dir that cannot hold case areas stops the run here, in one line, before Vitest writes there.
