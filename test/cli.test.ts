@@ -304,6 +304,40 @@ describe.concurrent('gz-bench CLI', () => {
       ]);
       expect(result.stdout).toContain('2 cases: 1 passed, 1 failed');
     });
+    it('names the file where two suites share a name, in the progress lines and the table, aligned for wide ids', async ({
+      expect,
+    }) => {
+      const cases = (failing: boolean) => [
+        { id: 'x', prompt: 'p', checks: failing ? [{ kind: 'fileExists', path: 'missing.txt' }] : [] },
+        { id: '写入文件', prompt: 'p' },
+      ];
+      const temp = await project({
+        'a/suite.json': suite('same', cases(false)),
+        'b/suite.json': suite('same', cases(true)),
+      });
+      const result = await runCli(['run', ...UNSANDBOXED, 'a/suite.json', 'b/suite.json', '--cmd', 'true'], {
+        cwd: temp.dir,
+      });
+      expect(result.exitCode).toBe(1);
+      const stdout = String(result.stdout);
+      // Without the file, the rows would read `same > x` twice, once PASS and once FAIL.
+      // Times vary, and so does the width of their column.
+      const anyTime = (line: string) =>
+        line.replace(/\d+(ms|\.\ds)( +(?=\S))?/, (_, _unit, gap) => (gap ? 'Nms  ' : 'Nms'));
+      expect(tableRows(stdout).map(anyTime)).toEqual([
+        'a/suite.json > same > x         PASS    0/0     Nms',
+        'a/suite.json > same > 写入文件  PASS    0/0     Nms',
+        'b/suite.json > same > x         FAIL    0/1     Nms  file does not exist: missing.txt',
+        'b/suite.json > same > 写入文件  PASS    0/0     Nms',
+      ]);
+      const progress = stdout.split('\n').filter((line) => line.startsWith('gz-bench '));
+      expect(progress.map(anyTime).sort()).toEqual([
+        'gz-bench FAIL  b/suite.json > same > x  Nms  file does not exist: missing.txt',
+        'gz-bench PASS  a/suite.json > same > x  Nms',
+        'gz-bench PASS  a/suite.json > same > 写入文件  Nms',
+        'gz-bench PASS  b/suite.json > same > 写入文件  Nms',
+      ]);
+    });
   });
 
   describe('--json', () => {
