@@ -313,6 +313,40 @@ describe.concurrent('gz-bench CLI', () => {
       ]);
       expect(result.stdout).toContain('2 cases: 1 passed, 1 failed');
     });
+    it('names the file where two suites share a name, in the progress lines and the table, aligned for wide ids', async ({
+      expect,
+    }) => {
+      const cases = (failing: boolean) => [
+        { id: 'x', prompt: 'p', checks: failing ? [{ kind: 'fileExists', path: 'missing.txt' }] : [] },
+        { id: '写入文件', prompt: 'p' },
+      ];
+      const temp = await project({
+        'a/suite.json': suite('same', cases(false)),
+        'b/suite.json': suite('same', cases(true)),
+      });
+      const result = await runCli(['run', ...UNSANDBOXED, 'a/suite.json', 'b/suite.json', '--cmd', 'true'], {
+        cwd: temp.dir,
+      });
+      expect(result.exitCode).toBe(1);
+      const stdout = String(result.stdout);
+      // Without the file, the rows would read `same > x` twice, once PASS and once FAIL.
+      // Times vary, and so does the width of their column.
+      const anyTime = (line: string) =>
+        line.replace(/\d+(ms|\.\ds)( +(?=\S))?/, (_, _unit, gap) => (gap ? 'Nms  ' : 'Nms'));
+      expect(tableRows(stdout).map(anyTime)).toEqual([
+        'a/suite.json > same > x         PASS    0/0     Nms',
+        'a/suite.json > same > 写入文件  PASS    0/0     Nms',
+        'b/suite.json > same > x         FAIL    0/1     Nms  file does not exist: missing.txt',
+        'b/suite.json > same > 写入文件  PASS    0/0     Nms',
+      ]);
+      const progress = stdout.split('\n').filter((line) => line.startsWith('gz-bench '));
+      expect(progress.map(anyTime).sort()).toEqual([
+        'gz-bench FAIL  b/suite.json > same > x  Nms  file does not exist: missing.txt',
+        'gz-bench PASS  a/suite.json > same > x  Nms',
+        'gz-bench PASS  a/suite.json > same > 写入文件  Nms',
+        'gz-bench PASS  b/suite.json > same > 写入文件  Nms',
+      ]);
+    });
   });
 
   describe('--json', () => {
@@ -582,7 +616,10 @@ describe.concurrent('gz-bench CLI', () => {
       const pidFile = join(temp.dir, 'pids');
       await temp.write(
         'suite.json',
-        suite('interrupted', [{ id: 'hangs', prompt: agent('grandchildren.mjs', pidFile), timeoutSec: 120 }]),
+        suite('interrupted', [
+          { id: 'hangs', prompt: agent('grandchildren.mjs', pidFile), timeoutSec: 120 },
+          { id: 'never-reached', prompt: 'true' },
+        ]),
       );
       // runCli hands back execa's subprocess; it is typed as a plain promise of its result.
       const cli = runCli(['run', ...UNSANDBOXED, 'suite.json', '--json', '--cmd', SCRIPT_CMD], {
@@ -611,11 +648,22 @@ describe.concurrent('gz-bench CLI', () => {
       expect(await readdir(tmp)).toEqual([]);
     });
 
-    it('exits 130 and still prints the report, with the interrupted case', async ({ expect }) => {
+    it('exits 130 and still prints the report, with the interrupted case and the one never reached', async ({
+      expect,
+    }) => {
       const { result } = await run();
       expect(result.exitCode).toBe(130);
-      const report = JSON.parse(String(result.stdout));
-      expect(report.results).toMatchObject([{ id: 'hangs', passed: false, error: 'agent command was interrupted' }]);
+      const report = JSON.parse(String(result.stdout)) as Report;
+      expect(report.results).toMatchObject([
+        { id: 'hangs', passed: false, error: 'agent command was interrupted' },
+        {
+          id: 'never-reached',
+          passed: false,
+          notRun: true,
+          error: 'the case did not finish: the run was cancelled first',
+        },
+      ]);
+      expect(report.summary).toEqual({ total: 2, passed: 0, failed: 2, notRun: 1 });
     });
   });
 

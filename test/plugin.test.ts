@@ -330,8 +330,8 @@ describe.concurrent('vitest run with the gz-bench plugin', () => {
       { file: 'bench/regex.bench.json', message: regexMessage },
       { file: 'bench/unknown.bench.json', message: unknownMessage },
     ]);
-    expect(stdout).toContain(`could not run: ${regexMessage}`);
-    expect(stdout).toContain(`could not run: ${unknownMessage}`);
+    expect(stdout).toContain(`error: ${regexMessage}`);
+    expect(stdout).toContain(`error: ${unknownMessage}`);
   });
 
   it('without any cmd, fails each case with how to set one', async ({ expect }) => {

@@ -6,6 +6,16 @@ export interface RunOptions {
   cwd: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** A command that runs the program as its arguments, e.g. `['runuser', '-u', 'nobody', '--']`. */
+  via?: string[];
+  /** Text on the program's stdin, through a pipe; without it stdin is closed. */
+  input?: string;
+}
+
+/** execa's file and arguments for `argv`, run through `via` when given. */
+function command(argv: string[], via: string[] = []): [string, string[]] {
+  const [file = '', ...args] = [...via, ...argv];
+  return [file, args];
 }
 
 /** This process's environment without the variables of the Vitest that runs these tests, which would confuse a nested one. */
@@ -19,19 +29,19 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 
 /** Runs the gz-bench CLI as a user would; never throws for a nonzero exit. */
 export function runCli(args: string[], options: RunOptions): Promise<Result> {
-  return execa(CLI_BIN, args, {
+  return execa(...command([CLI_BIN, ...args], options.via), {
     cwd: options.cwd,
     env: cleanEnv(options.env),
     extendEnv: false,
     reject: false,
     timeout: options.timeoutMs ?? 60_000,
-    stdin: 'ignore',
+    ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
   });
 }
 
 /** Runs `vitest <args>` in a project as a user would; never throws for a nonzero exit. */
 export function runVitest(args: string[], options: RunOptions): Promise<Result> {
-  return execa(process.execPath, [VITEST_BIN, ...args], {
+  return execa(...command([process.execPath, VITEST_BIN, ...args], options.via), {
     cwd: options.cwd,
     env: cleanEnv({ CI: 'true', ...options.env }),
     extendEnv: false,

@@ -17,6 +17,24 @@ afterEach(async () => {
 const base = (overrides: Partial<Case>): Case => ({ id: 'c', prompt: 'do it', checks: [], ...overrides });
 
 describe('runCase', () => {
+  it('fails the case as a harness fault, with the reason, when its area cannot be created', async () => {
+    const missing = join(outside, 'no-such-tmp');
+    const result = await runCase(base({ checks: [{ kind: 'fileExists', path: 'x' }] }), {
+      cmd: `touch '${outside}/agent-ran'`,
+      tmpDir: missing,
+    });
+    expect(result).toEqual({
+      id: 'c',
+      passed: false,
+      durationMs: expect.any(Number),
+      checkResults: [{ kind: 'fileExists', path: 'x', passed: false, skipped: true }],
+      error: `could not create the case area: the temp directory ${missing} does not exist; create it or point TMPDIR at a writable directory`,
+      failedStep: 'harness',
+      sandbox: 'none',
+    });
+    expect(existsSync(join(outside, 'agent-ran'))).toBe(false);
+  });
+
   it('runs setup, then the agent in the workspace, then the checks, and removes the workspace', async () => {
     const result = await runCase(
       base({

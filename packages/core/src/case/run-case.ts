@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { type ResolvedSandbox, sandboxArgv } from '../process/sandbox.js';
 import { CASE_TOKEN_ENV, killByToken, newCaseToken } from '../process/sweep.js';
@@ -9,6 +10,7 @@ import { FixtureError } from '../workspace/copy-fixture.js';
 import { GitBaselineError, gitSafeEnv } from '../workspace/git-baseline.js';
 import { writePromptFile } from '../workspace/prompt-file.js';
 import { RemoveTreeError } from '../workspace/remove-tree.js';
+import { tempDirFault } from '../workspace/temp-dir.js';
 import { caseEnv } from './agent-env.js';
 import { caseByteLimits, caseTimeoutSec } from './case-limits.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
@@ -60,7 +62,16 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   const tooLong = inlinePromptProblem(options.cmd, testCase.prompt);
   if (tooLong !== undefined) return notRun(testCase, started, sandbox, 'agent', tooLong);
   const token = newCaseToken();
-  const area = await createCaseArea({ token, ...(options.tmpDir !== undefined && { parent: options.tmpDir }) });
+  const parent = options.tmpDir ?? tmpdir();
+  let area: CaseArea;
+  try {
+    area = await createCaseArea({ token, parent });
+  } catch (error) {
+    // A temp dir that is gone, read-only or full fails this case with the reason; the run goes on.
+    const fault = tempDirFault(error, parent);
+    if (fault === undefined) throw error;
+    return notRun(testCase, started, sandbox, 'harness', `could not create the case area: ${fault}`);
+  }
   let result: CaseResult;
   try {
     result = await runInArea(testCase, options, { area, command, sandbox, repo, started });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
 import type { ReportResult } from './model.js';
+import { notRunResult } from './not-run.js';
 import { result } from './test-support/results.js';
 
 describe('buildReport', () => {
@@ -112,5 +113,72 @@ describe('buildReport', () => {
     buildReport(input);
     expect(input).toEqual(snapshot);
     expect(input[0]).toHaveProperty('error');
+  });
+
+  describe('cases that did not run', () => {
+    const planned = (id: string, file = 'bench/a.bench.json') => ({
+      file,
+      suite: 'alpha',
+      id,
+      checks: [{ kind: 'fileExists' as const, path: 'hello.txt' }],
+    });
+    const crashed = 'Vitest reported "Worker exited unexpectedly"';
+
+    it('fails them as harness faults, their checks skipped, and says why', () => {
+      const [row] = buildReport([notRunResult(planned('b'), crashed)]).results;
+      expect(row).toEqual({
+        id: 'b',
+        passed: false,
+        durationMs: 0,
+        checkResults: [{ kind: 'fileExists', path: 'hello.txt', passed: false, skipped: true }],
+        suite: 'alpha',
+        file: 'bench/a.bench.json',
+        notRun: true,
+        error: 'the case did not finish: Vitest reported "Worker exited unexpectedly"',
+        failedStep: 'harness',
+      });
+      expect(Object.keys(row ?? {}).slice(0, 7)).toEqual([
+        'id',
+        'passed',
+        'durationMs',
+        'checkResults',
+        'suite',
+        'file',
+        'notRun',
+      ]);
+    });
+
+    it('counts them as failed and as not run, so a gate on failed == 0 fails', () => {
+      const report = buildReport([result({ id: 'a' }), notRunResult(planned('b'), crashed)]);
+      expect(report.summary).toEqual({ total: 2, passed: 1, failed: 1, notRun: 1 });
+    });
+
+    it('lists each file with cases that did not run under errors, after the given errors', () => {
+      const report = buildReport(
+        [
+          result({ id: 'a', file: 'bench/a.bench.json' }),
+          notRunResult(planned('b'), crashed),
+          notRunResult(planned('c'), crashed),
+          notRunResult(planned('z', 'bench/b.bench.json'), 'the run was cancelled'),
+        ],
+        undefined,
+        [{ file: 'bench/bad.bench.json', message: 'bench/bad.bench.json: invalid suite at name: required' }],
+      );
+      expect(report.errors).toEqual([
+        {
+          file: 'bench/a.bench.json',
+          message: 'bench/a.bench.json: 2 of 3 cases did not finish: Vitest reported "Worker exited unexpectedly"',
+        },
+        {
+          file: 'bench/b.bench.json',
+          message: 'bench/b.bench.json: 1 of 1 case did not finish: the run was cancelled',
+        },
+        { file: 'bench/bad.bench.json', message: 'bench/bad.bench.json: invalid suite at name: required' },
+      ]);
+    });
+
+    it('leaves the summary as the README shows it when every case ran', () => {
+      expect(Object.keys(buildReport([result({ id: 'a' })]).summary)).toEqual(['total', 'passed', 'failed']);
+    });
   });
 });

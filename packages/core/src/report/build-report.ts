@@ -1,5 +1,6 @@
 import type { CheckResult } from '../checks/types.js';
 import type { AgentRun, Report, ReportError, ReportMeta, ReportResult, ReportSummary } from './model.js';
+import { notRunErrors } from './not-run.js';
 
 /** Every key of every member of a union (plain `keyof` keeps only the shared ones). */
 type KeysOfUnion<T> = T extends unknown ? keyof T : never;
@@ -15,6 +16,7 @@ const RESULT_KEY_ORDER = {
   checkResults: true,
   suite: true,
   file: true,
+  notRun: true,
   error: true,
   failedStep: true,
   tampered: true,
@@ -55,7 +57,10 @@ const AGENT_KEY_ORDER = {
 
 const META_KEY_ORDER = { gzBenchVersion: true, vitestVersion: true } as const satisfies Record<keyof ReportMeta, true>;
 
-/** Builds the report: summary counts, results grouped by file in a stable order, and keys in canonical order. */
+/**
+ * Builds the report: summary counts, results grouped by file in a stable order, keys in canonical
+ * order, and `errors` (the given ones, plus one for each file with cases that did not run).
+ */
 export function buildReport(
   results: readonly ReportResult[],
   meta?: ReportMeta,
@@ -64,9 +69,12 @@ export function buildReport(
   // Array#sort is stable, so cases within a file keep the suite order their callers pass them in.
   const ordered = [...results].sort((a, b) => compareCodeUnits(a.file, b.file)).map(normaliseResult);
   const passed = ordered.filter((result) => result.passed).length;
+  const notRun = ordered.filter((result) => result.notRun).length;
   const summary: ReportSummary = { total: ordered.length, passed, failed: ordered.length - passed };
+  if (notRun > 0) summary.notRun = notRun;
   const report: Report = { summary, results: ordered };
-  if (errors.length > 0) report.errors = [...errors].sort((a, b) => compareCodeUnits(a.file, b.file));
+  const allErrors = [...errors, ...notRunErrors(ordered)];
+  if (allErrors.length > 0) report.errors = allErrors.sort((a, b) => compareCodeUnits(a.file, b.file));
   if (meta !== undefined) report.meta = orderKeys(meta, META_KEY_ORDER);
   return report;
 }

@@ -47,26 +47,37 @@ export interface ReportResult extends CaseResult {
   suite: string;
   /** The suite file, relative to the Vitest root. */
   file: string;
+  /**
+   * The case was meant to run but has no result of its own (its worker died, the run was cancelled
+   * first): the row fails with `failedStep: 'harness'` and an `error` that says why.
+   */
+  notRun?: true;
 }
 
 /** Counts over every result. */
 export interface ReportSummary {
   total: number;
   passed: number;
+  /** Every result that did not pass, cases that did not run included. */
   failed: number;
+  /** Cases among `failed` that did not run; absent when every case ran. */
+  notRun?: number;
 }
 
 /** The gz-bench JSON report. Results are one flat list so later fields (agent, trial, usage) extend rows without reshaping. */
 export interface Report {
   summary: ReportSummary;
   results: ReportResult[];
-  /** Suite files that could not run (an invalid suite), with the reason; absent when there are none. */
+  /**
+   * Suite files that could not run (an invalid suite) or whose cases did not all run, with the reason;
+   * absent when there are none.
+   */
   errors?: ReportError[];
   /** What produced the report. */
   meta?: ReportMeta;
 }
 
-/** A suite file that could not run. */
+/** A suite file that could not run, or not to the end. */
 export interface ReportError {
   /** The suite file, relative to the Vitest root. */
   file: string;

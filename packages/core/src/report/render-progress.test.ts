@@ -22,4 +22,17 @@ describe('renderProgressLine', () => {
     const line = renderProgressLine(result({ passed: false, durationMs: 12_345, error }));
     expect(line).toBe(`gz-bench FAIL  basics > write-hello  12.3s  file does not exist: world.txt ${'x'.repeat(48)}…`);
   });
+
+  it('names the file too when asked, for suites whose name another file has', () => {
+    expect(renderProgressLine(result({}), { file: true })).toBe(
+      'gz-bench PASS  bench/basics.bench.json > basics > write-hello  1204ms',
+    );
+  });
+
+  it('shows a case that did not run as NOT RUN', () => {
+    const line = renderProgressLine(
+      result({ passed: false, notRun: true, durationMs: 0, error: 'the case did not finish: the run was cancelled' }),
+    );
+    expect(line).toBe('gz-bench NOT RUN  basics > write-hello  -  the case did not finish: the run was cancelled');
+  });
 });

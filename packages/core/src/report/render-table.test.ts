@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
+import { notRunResult } from './not-run.js';
 import { renderTable } from './render-table.js';
-import { echoTest, fromTwoSuites, result, timedOut, writeHello, writeWorld } from './test-support/results.js';
+import { visibleWidth } from './rows.js';
+import {
+  echoTest,
+  fromTwoSuites,
+  result,
+  sameSuiteTwoFiles,
+  timedOut,
+  writeHello,
+  writeWorld,
+} from './test-support/results.js';
 
 /** Strips ANSI colour codes, to compare a coloured table with the plain one. */
 function stripAnsi(text: string): string {
@@ -137,5 +147,103 @@ describe('renderTable', () => {
 
   it('does not colour by default', () => {
     expect(renderTable(buildReport([writeHello, writeWorld]))).not.toContain('\u001b');
+  });
+
+  it('names the file where two suite files share a suite name, so no two rows read alike', () => {
+    expect(renderTable(buildReport(sameSuiteTwoFiles))).toMatchInlineSnapshot(`
+      "id                                result  checks  time    first failure
+      --------------------------------  ------  ------  ------  --------------------------
+      bench/one.bench.json > smoke > x  PASS    1/1     1204ms
+      bench/one.bench.json > smoke > y  PASS    1/1     1204ms
+      bench/two.bench.json > smoke > x  FAIL    0/1     1204ms  file does not exist: x.txt
+      bench/two.bench.json > smoke > y  PASS    1/1     1204ms
+
+      4 cases: 3 passed, 1 failed
+      "
+    `);
+  });
+
+  it('names the file only for the suites whose name collides', () => {
+    const report = buildReport([...sameSuiteTwoFiles, result({ id: 'z', suite: 'other', file: 'bench/other.json' })]);
+    const labels = renderTable(report)
+      .split('\n')
+      .slice(2, 7)
+      .map((line) => line.split('  ')[0]);
+    expect(labels).toEqual([
+      'bench/one.bench.json > smoke > x',
+      'bench/one.bench.json > smoke > y',
+      'other > z',
+      'bench/two.bench.json > smoke > x',
+      'bench/two.bench.json > smoke > y',
+    ]);
+  });
+
+  it('shows cases that did not run as NOT RUN, with why, and lists their file under the summary', () => {
+    const planned = {
+      suite: 'demo',
+      file: 'bench/demo.bench.json',
+      checks: [{ kind: 'fileExists' as const, path: 'a' }],
+    };
+    const report = buildReport([
+      writeHello,
+      notRunResult({ ...planned, id: 'killed' }, 'Vitest reported "Worker exited unexpectedly"'),
+      notRunResult({ ...planned, id: 'never-started' }, 'Vitest reported "Worker exited unexpectedly"'),
+    ]);
+    expect(renderTable(report)).toMatchInlineSnapshot(`
+      "id             result   checks  time    first failure
+      -------------  -------  ------  ------  ---------------------------------------------------------------------
+      write-hello    PASS     1/1     1204ms
+      killed         NOT RUN  0/1     -       the case did not finish: Vitest reported "Worker exited unexpectedly"
+      never-started  NOT RUN  0/1     -       the case did not finish: Vitest reported "Worker exited unexpectedly"
+
+      3 cases: 1 passed, 2 failed (2 not run)
+      error: bench/demo.bench.json: 2 of 3 cases did not finish: Vitest reported "Worker exited unexpectedly"
+      "
+    `);
+  });
+
+  describe('wide and combining characters', () => {
+    // Each id takes the same number of code points as `write-hello` would not: what lines up is columns.
+    const ids = ['写入文件', '😀-emoji', 'cafe\u0301-combining', 'ascii-only', '한국어-케이스', '👩‍💻-zwj'];
+    const report = buildReport(
+      ids.map((id, index) =>
+        result({
+          id,
+          passed: index % 2 === 0,
+          error: index % 2 === 0 ? undefined : `失败：文件不存在 ${id}`,
+        }),
+      ),
+    );
+    const table = renderTable(report);
+
+    it('aligns every column by display width', () => {
+      expect(table).toMatchInlineSnapshot(`
+        "id              result  checks  time    first failure
+        --------------  ------  ------  ------  ---------------------------
+        写入文件        PASS    1/1     1204ms
+        😀-emoji        FAIL    1/1     1204ms  失败：文件不存在 😀-emoji
+        café-combining  PASS    1/1     1204ms
+        ascii-only      FAIL    1/1     1204ms  失败：文件不存在 ascii-only
+        한국어-케이스   PASS    1/1     1204ms
+        👩‍💻-zwj          FAIL    1/1     1204ms  失败：文件不存在 👩‍💻-zwj
+
+        6 cases: 3 passed, 3 failed
+        "
+      `);
+      const [header = '', rule = '', ...rows] = table.split('\n').slice(0, 2 + ids.length);
+      // The result column starts at the same terminal column on every line, right after the rule's first dashes.
+      const resultColumn = (line: string) => visibleWidth(line.slice(0, line.search(/PASS|FAIL|result/)));
+      expect(new Set([header, ...rows].map(resultColumn))).toEqual(new Set([(rule.split(' ')[0]?.length ?? 0) + 2]));
+    });
+
+    it('cuts a long failure between graphemes, within 80 columns', () => {
+      const long = buildReport([result({ id: 'a', passed: false, error: `${'字'.repeat(50)}e\u0301` })]);
+      const cell =
+        renderTable(long)
+          .split('\n')[2]
+          ?.split(/FAIL\s+\S+\s+\S+\s+/)[1] ?? '';
+      expect(visibleWidth(cell)).toBeLessThanOrEqual(80);
+      expect(cell).toBe(`${'字'.repeat(39)}…`);
+    });
   });
 });

@@ -1,10 +1,10 @@
 import type { Report } from './model.js';
-import { COLUMN_HEADERS, caseLabeler, RESULT_COLUMN, summaryLine, toRows, visibleWidth } from './rows.js';
+import { COLUMN_HEADERS, caseLabeler, RESULT_COLUMN, singleLine, summaryLine, toRows, visibleWidth } from './rows.js';
 
 /** Options of `renderTable`. */
 export interface TableOptions {
   /**
-   * Colour PASS green and FAIL red with ANSI codes.
+   * Colour PASS green and FAIL, TAMPERED and NOT RUN red with ANSI codes.
    * @default false
    */
   color?: boolean;
@@ -24,7 +24,8 @@ const COLUMN_GAP = '  ';
 /** Renders the human-readable table of the README, its summary line and any kept workspaces. */
 export function renderTable(report: Report, options: TableOptions = {}): string {
   const { color } = resolveTableOptions(options);
-  const errorLines = (report.errors ?? []).map((error) => `could not run: ${error.message}`);
+  // Each message names its file: an invalid suite, or cases that did not finish.
+  const errorLines = (report.errors ?? []).map((error) => `error: ${singleLine(error.message)}`);
   if (report.results.length === 0) return `${['no cases ran', ...errorLines].join('\n')}\n`;
 
   const rows = toRows(report);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, singleLine, summaryLine, truncate } from './rows.js';
+import { formatDuration, singleLine, summaryLine, truncate, visibleWidth } from './rows.js';
 
 describe('formatDuration', () => {
   it.each([
@@ -20,6 +20,22 @@ describe('summaryLine', () => {
   it('uses the singular for one case', () => {
     expect(summaryLine({ total: 1, passed: 0, failed: 1 })).toBe('1 case: 0 passed, 1 failed');
     expect(summaryLine({ total: 3, passed: 2, failed: 1 })).toBe('3 cases: 2 passed, 1 failed');
+  });
+
+  it('says how many of the failed cases did not run', () => {
+    expect(summaryLine({ total: 3, passed: 1, failed: 2, notRun: 2 })).toBe('3 cases: 1 passed, 2 failed (2 not run)');
+  });
+});
+
+describe('visibleWidth', () => {
+  it.each([
+    ['ascii', 5],
+    ['写入', 4],
+    ['😀', 2],
+    ['e\u0301', 1],
+    ['한국어', 6],
+  ])('%s takes %d columns', (text, width) => {
+    expect(visibleWidth(text)).toBe(width);
   });
 });
 
@@ -44,7 +60,15 @@ describe('truncate', () => {
     expect(cut.endsWith('x…')).toBe(true);
   });
 
-  it('never splits a surrogate pair', () => {
-    expect(truncate('😀😀😀', 2)).toBe('😀…');
+  it('counts terminal columns: wide characters take two', () => {
+    expect(truncate('😀😀😀', 4)).toBe('😀…');
+    expect(truncate('写入文件', 5)).toBe('写入…');
+    expect(truncate('写入文件', 8)).toBe('写入文件');
+  });
+
+  it('never splits a surrogate pair, a letter from its combining marks, or a joined emoji', () => {
+    expect(truncate('😀😀😀', 2)).toBe('…');
+    expect(truncate('e\u0301e\u0301e\u0301', 2)).toBe('e\u0301…');
+    expect(truncate('👩‍💻👩‍💻', 3)).toBe('👩‍💻…');
   });
 });

@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import type { Report, ReportResult, ReportSummary } from './model.js';
 
 /** The columns of the table and markdown renderers, in display order. */
@@ -9,13 +10,13 @@ export const RESULT_COLUMN = 1;
 /** The plain text of one report row, one string per column of `COLUMN_HEADERS`. */
 export type RowCells = [
   id: string,
-  result: 'PASS' | 'FAIL' | 'TAMPERED',
+  result: 'PASS' | 'FAIL' | 'TAMPERED' | 'NOT RUN',
   checks: string,
   time: string,
   firstFailure: string,
 ];
 
-/** Longest first-failure cell, in characters, ellipsis included: one row stays one readable line. */
+/** Widest first-failure cell, in terminal columns, ellipsis included: one row stays one readable line. */
 export const MAX_FAILURE_LENGTH = 80;
 
 /** Turns each result of the report into the plain text of its row. */
@@ -25,21 +26,51 @@ export function toRows(report: Report): RowCells[] {
     label(result),
     resultLabel(result),
     formatChecks(result),
-    formatDuration(result.durationMs),
+    formatTime(result),
     truncate(singleLine(firstFailure(result)), MAX_FAILURE_LENGTH),
   ]);
 }
 
-/** PASS or FAIL, or TAMPERED for a case whose agent changed protected paths: its own outcome. */
+/**
+ * PASS or FAIL; TAMPERED for a case whose agent changed protected paths, NOT RUN for a case that has
+ * no result of its own: each its own outcome.
+ */
 export function resultLabel(result: ReportResult): RowCells[1] {
+  if (result.notRun) return 'NOT RUN';
   if (result.tampered !== undefined && result.tampered.length > 0) return 'TAMPERED';
   return result.passed ? 'PASS' : 'FAIL';
 }
 
-/** Returns how a case is named in rows: `suite > id` when the results come from more than one suite. */
+/** Which parts name a case besides its id. */
+export interface LabelParts {
+  /** Put the suite's name first. */
+  suite: boolean;
+  /** Put the suite file before the suite's name (which it implies). */
+  file: boolean;
+}
+
+/** Names a case on one line: `id`, `suite > id` or `file > suite > id`, as Vitest names tests. */
+export function caseLabel(result: ReportResult, parts: LabelParts): string {
+  const names = [...(parts.file ? [result.file] : []), ...(parts.file || parts.suite ? [result.suite] : []), result.id];
+  return singleLine(names.join(' > '));
+}
+
+/**
+ * Returns how a case is named in rows: `suite > id` when the results come from more than one suite,
+ * and `file > suite > id` for suites whose name another file's suite has too, so that no two cases
+ * read alike.
+ */
 export function caseLabeler(results: readonly ReportResult[]): (result: ReportResult) => string {
-  const suites = new Set(results.map((result) => result.suite));
-  return suites.size > 1 ? (result) => singleLine(`${result.suite} > ${result.id}`) : (result) => singleLine(result.id);
+  const filesOf = suiteFiles(results);
+  const severalSuites = filesOf.size > 1;
+  return (result) => caseLabel(result, { suite: severalSuites, file: (filesOf.get(result.suite)?.size ?? 0) > 1 });
+}
+
+/** The files that hold each suite name, for telling apart suites of the same name. */
+export function suiteFiles(entries: Iterable<{ suite: string; file: string }>): Map<string, Set<string>> {
+  const filesOf = new Map<string, Set<string>>();
+  for (const { suite, file } of entries) filesOf.set(suite, (filesOf.get(suite) ?? new Set()).add(file));
+  return filesOf;
 }
 
 /** Formats passed/total checks; skipped checks count in the total, so `0/3` says two were never evaluated. */
@@ -48,16 +79,22 @@ export function formatChecks(result: ReportResult): string {
   return `${passed}/${result.checkResults.length}`;
 }
 
+/** The time a case took, or `-` for a case that did not run: 0ms would read as a measurement. */
+export function formatTime(result: ReportResult): string {
+  return result.notRun ? '-' : formatDuration(result.durationMs);
+}
+
 /** Formats a duration as `1204ms` below ten seconds and `12.3s` from ten seconds on. */
 export function formatDuration(durationMs: number): string {
   const ms = Math.round(durationMs);
   return ms < 10_000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
-/** Formats the line under the table, e.g. `3 cases: 2 passed, 1 failed`. */
+/** Formats the line under the table, e.g. `3 cases: 2 passed, 1 failed` (`, 1 failed (1 not run)`). */
 export function summaryLine(summary: ReportSummary): string {
   const cases = summary.total === 1 ? 'case' : 'cases';
-  return `${summary.total} ${cases}: ${summary.passed} passed, ${summary.failed} failed`;
+  const notRun = summary.notRun === undefined ? '' : ` (${summary.notRun} not run)`;
+  return `${summary.total} ${cases}: ${summary.passed} passed, ${summary.failed} failed${notRun}`;
 }
 
 /** The message that explains a failed case: its error, else its first failed check's message. */
@@ -80,13 +117,29 @@ export function singleLine(text: string): string {
   );
 }
 
-/** Shortens text to at most `max` characters, the last one `…`; counts code points so emoji are never split. */
-export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * Shortens text to at most `maxWidth` terminal columns, the last one `…`. Cuts between graphemes, so
+ * no emoji, surrogate pair or letter with its combining marks is ever split.
+ */
+export function truncate(text: string, maxWidth: number): string {
+  if (visibleWidth(text) <= maxWidth) return text;
+  let kept = '';
+  let width = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const segmentWidth = visibleWidth(segment);
+    if (width + segmentWidth > maxWidth - 1) break;
+    kept += segment;
+    width += segmentWidth;
+  }
+  return `${kept}…`;
 }
 
-/** Columns a string takes in a terminal, counted as code points (wide CJK characters are not measured). */
+/**
+ * Columns a string takes in a terminal: wide CJK characters and emoji take two, combining marks and
+ * zero-width characters none, ANSI codes none.
+ */
 export function visibleWidth(text: string): number {
-  return Array.from(text).length;
+  return stringWidth(text);
 }

@@ -18,3 +18,4 @@ export { createGitBaseline, GIT_SAFE_ENV, GitBaselineError, gitSafeEnv } from '.
 export { writePromptFile } from './prompt-file.js';
 export { RemoveTreeError, removeTree } from './remove-tree.js';
 export { type CleanStaleAreasResult, cleanStaleAreas } from './stale-areas.js';
+export { assertUsableTempDir, TempDirError, tempDirFault } from './temp-dir.js';

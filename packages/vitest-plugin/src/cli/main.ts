@@ -1,4 +1,5 @@
-import { SuiteError, TemplateError } from '@gz-bench/core';
+import { SuiteError, TempDirError, TemplateError } from '@gz-bench/core';
+import { EnvironmentError } from '../node/environment-error.js';
 import { packageVersion } from '../node/package-version.js';
 import { EXIT } from './exit-codes.js';
 import { initCommand } from './init-command.js';
@@ -46,6 +47,25 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`gz-bench: ${error.message}\n`);
       return EXIT.usage;
     }
+    // Faults of the machine (temp dir gone, read-only or full): the run failed, and one line says why.
+    if (error instanceof TempDirError) {
+      process.stderr.write(`gz-bench: ${error.message}\n`);
+      return EXIT.failed;
+    }
+    if (error instanceof EnvironmentError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.failed;
+    }
+    if (isSystemError(error)) {
+      process.stderr.write(`gz-bench: ${error.message}\n`);
+      return EXIT.failed;
+    }
     throw error;
   }
+}
+
+/** An error of a system call (`ENOSPC: no space left on device, mkdtemp '…'`): it names what failed where. */
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return error instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code) && typeof syscall === 'string';
 }

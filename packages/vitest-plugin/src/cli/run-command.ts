@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import {
+  assertUsableTempDir,
   assertValidTemplate,
   createRunCacheDir,
   ENV_NAME_PATTERN,
@@ -8,7 +9,6 @@ import {
   loadSuite,
   MAX_TIMEOUT_SEC,
   type Report,
-  renderJson,
   type Suite,
   TemplateError,
 } from '@gz-bench/core';
@@ -19,6 +19,8 @@ import { GzBenchReporter } from '../node/reporter.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
+import { type LoadedSuites, notRunReport, printReport } from './run-report.js';
+import { assertRunnableSuitePath } from './suite-paths.js';
 import { UsageError } from './usage-error.js';
 import { vitestTempDirIn } from './vitest-temp-dir.js';
 
@@ -58,17 +60,27 @@ export async function runCommand(args: string[]): Promise<number> {
   for (const given of positionals) if (!named.has(resolve(given))) named.set(resolve(given), given);
   const files = [...named.keys()];
   // Validate everything first: a bad suite is a usage error (exit 2), not a failed run.
+  for (const given of named.values()) await assertRunnableSuitePath(given);
   const suites = await Promise.all([...named.values()].map((given) => loadSuite(given)));
   for (const [index, given] of [...named.values()].entries()) {
     const loaded = suites[index];
     if (loaded) assertPromptsFit(values.cmd, loaded.suite, given);
   }
   const runnable = files.filter((_, index) => (suites[index]?.suite.cases.length ?? 0) > 0);
+  // A temp dir that cannot hold case areas stops the run here, in one line, before Vitest writes there.
+  if (runnable.length > 0) await assertUsableTempDir();
 
   const root = commonRoot(files);
   const json = values.json === true;
   let report: Report | undefined;
-  const reporter = new GzBenchReporter({ report: false, table: !json, onReport: (latest) => (report = latest) });
+  // The CLI prints the table itself, once the report holds every case it was given.
+  const reporter = new GzBenchReporter({
+    report: false,
+    table: false,
+    progress: !json,
+    onReport: (latest) => (report = latest),
+    suiteFiles: runnable,
+  });
   const options: ResolvedGzBenchOptions = {
     cmd: values.cmd,
     include: runnable.map((file) => escapePath(relative(root, file).split(sep).join('/'))),
@@ -84,22 +96,19 @@ export async function runCommand(args: string[]): Promise<number> {
 
   const outcome: VitestOutcome =
     runnable.length > 0 ? await runVitest(root, options, reporter, json) : { failed: false };
-  report ??= { summary: { total: 0, passed: 0, failed: 0 }, results: [] };
-  if (json) {
-    await writeOut(renderJson(report));
-    // The table lists kept workspaces; with --json, stderr does, so stdout stays one document.
-    for (const result of report.results) {
-      if (result.workspace !== undefined) process.stderr.write(`kept workspace ${result.id}: ${result.workspace}\n`);
-    }
-  } else if (runnable.length === 0) await writeOut('no cases ran\n');
+  const loaded: LoadedSuites = { root, suites };
+  // Vitest ended without a report (it never started the run): every case is one that did not run.
+  const final: Report =
+    report ?? notRunReport(loaded, outcome.interrupted ? 'the run was interrupted first' : undefined);
+  await printReport(final, { json, write: writeOut });
   if (outcome.interrupted) return 128 + (outcome.interrupted === 'SIGINT' ? 2 : 15);
   // Every validated case must have a result: anything less is a harness fault, never a pass.
-  const expected = suites.reduce((sum, loaded) => sum + loaded.suite.cases.length, 0);
-  if (report.summary.total !== expected) {
-    process.stderr.write(`gz-bench: expected results for ${expected} cases, got ${report.summary.total}\n`);
+  const expected = suites.reduce((sum, { suite }) => sum + suite.cases.length, 0);
+  if (final.summary.total !== expected) {
+    process.stderr.write(`gz-bench: expected results for ${expected} cases, got ${final.summary.total}\n`);
     return EXIT.failed;
   }
-  const failed = outcome.failed || report.summary.failed > 0 || (report.errors?.length ?? 0) > 0;
+  const failed = outcome.failed || final.summary.failed > 0 || (final.errors?.length ?? 0) > 0;
   return failed ? EXIT.failed : EXIT.passed;
 }
 

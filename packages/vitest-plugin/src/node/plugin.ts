@@ -1,11 +1,12 @@
 /// <reference types="vitest/config" />
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSuite, locateCases, resolveSandbox, SuiteError } from '@gz-bench/core';
+import { assertUsableTempDir, loadSuite, locateCases, resolveSandbox, SuiteError, TempDirError } from '@gz-bench/core';
 import picomatch from 'picomatch';
 import type { Plugin } from 'vitest/config';
 import type { Vitest } from 'vitest/node';
 import { type GzBenchOptions, PROVIDE_KEY, type ResolvedGzBenchOptions } from '../shared/options.js';
+import { EnvironmentError } from './environment-error.js';
 import { generateInvalidSuiteModule, generateSuiteModule } from './generate-module.js';
 import { GZ_BENCH_REPORTER, GzBenchReporter, type GzBenchReporterOptions } from './reporter.js';
 import { OptionsError, resolveOptions } from './resolve-options.js';
@@ -93,12 +94,19 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
 let prepared: Promise<void> | undefined;
 
 /**
- * Once per run, before any case: removes what harness processes that died outright left behind
- * (case areas, cache dirs, their agents' processes), and settles the sandbox so that a `bwrap` that
- * cannot work stops the run with its reason, and `auto` says plainly when it runs cases unconfined.
+ * Once per run, before any case: stops the run with one line when the temp dir cannot hold case areas
+ * (before Vitest writes its own files there), removes what harness processes that died outright left
+ * behind (case areas, cache dirs, their agents' processes), and settles the sandbox so that a `bwrap`
+ * that cannot work stops the run with its reason, and `auto` says plainly when it runs cases unconfined.
  */
 function prepareRun(vitest: Vitest, options: ResolvedGzBenchOptions): Promise<void> {
   prepared ??= (async () => {
+    try {
+      await assertUsableTempDir();
+    } catch (error) {
+      if (error instanceof TempDirError) throw new EnvironmentError(`gz-bench: ${error.message}`);
+      throw error;
+    }
     await sweepStaleAreas(vitest);
     let sandbox: Awaited<ReturnType<typeof resolveSandbox>>;
     try {

@@ -2,15 +2,26 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   buildReport,
+  notRunResult,
   type Report,
   type ReportResult,
   renderJson,
   renderProgressLine,
   renderTable,
 } from '@gz-bench/core';
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import type {
+  Reporter,
+  SerializedError,
+  TestCase,
+  TestModule,
+  TestRunEndReason,
+  TestSpecification,
+  Vitest,
+} from 'vitest/node';
 import { collectModuleResults, type ModuleResults } from './collect-results.js';
+import { notRunReason, type RunEnd } from './not-run-reason.js';
 import { packageVersion } from './package-version.js';
+import { type PlannedSuite, planSuite, selectedCases } from './planned-suites.js';
 
 /** Options of the gz-bench reporter. */
 export interface GzBenchReporterOptions {
@@ -18,8 +29,15 @@ export interface GzBenchReporterOptions {
   report: string | false;
   /** Print the table after Vitest's own output. */
   table: boolean;
+  /** Print a line per finished case where Vitest has no live display. @default the value of `table` */
+  progress?: boolean;
   /** Receives each finished report (the CLI prints it as JSON). */
   onReport?: (report: Report) => void;
+  /**
+   * Suite files (absolute) whose every case must be in the report, whether or not Vitest lists them:
+   * those it never ran are rows that did not run. The CLI names all the files it was given.
+   */
+  suiteFiles?: readonly string[];
 }
 
 /** Tells suite files from other test files; the plugin that serves them sets it. */
@@ -30,13 +48,19 @@ export const GZ_BENCH_REPORTER = Symbol.for('gz-bench.reporter');
 
 /**
  * Builds the gz-bench report at the end of every run from the cases' `task.meta`, which survives blob
- * shards and `--merge-reports`. Keeps the latest result of every case across watch re-runs.
+ * shards and `--merge-reports`. Keeps the latest result of every case across watch re-runs. Every case
+ * that the run meant to run is in the report: one whose worker died, or that a cancelled run never
+ * reached, is a row that did not run, and such a report never passes.
  */
 export class GzBenchReporter implements Reporter {
   readonly [GZ_BENCH_REPORTER] = true;
   private vitest: Vitest | undefined;
   private readonly modules = new Map<string, ModuleResults>();
   private readonly matchers: SuiteFileMatcher[] = [];
+  /** This run's suite files, read as it started, by module id. */
+  private planning: Promise<Map<string, PlannedSuite>> = Promise.resolve(new Map());
+  /** The suite name of every suite file seen, by file, to tell apart suites of the same name. */
+  private readonly suiteNames = new Map<string, string>();
 
   constructor(private readonly options: GzBenchReporterOptions) {}
 
@@ -49,25 +73,74 @@ export class GzBenchReporter implements Reporter {
     this.vitest = vitest;
   }
 
-  onTestCaseResult(testCase: TestCase): void {
-    // Vitest's live display shows running tests on a terminal; in CI logs, where it prints whole files
-    // only, a line per finished case shows progress through long agent runs.
-    if (!this.options.table || process.stdout.isTTY || !this.vitest) return;
-    const result = testCase.meta().gzBench;
-    if (!result) return;
-    const suite = testCase.parent.type === 'suite' ? testCase.parent.name : '';
-    this.vitest.logger.log(renderProgressLine({ ...result, suite, file: testCase.module.relativeModuleId }));
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): Promise<void> {
+    const vitest = this.vitest;
+    if (!vitest || this.isShard(vitest)) return Promise.resolve();
+    const planned = new Map<string, Promise<PlannedSuite>>();
+    for (const spec of specifications) {
+      if (!this.isSuiteFile(spec.moduleId) || planned.has(spec.moduleId)) continue;
+      const { testNamePattern, testLines, testIds } = spec;
+      const selection = { testNamePattern: testNamePattern ?? vitest.config.testNamePattern, testLines, testIds };
+      planned.set(spec.moduleId, planSuite(spec.moduleId, spec.project.config.root, selection));
+    }
+    for (const file of this.options.suiteFiles ?? []) {
+      if (!planned.has(file)) planned.set(file, planSuite(file, vitest.config.root, {}));
+    }
+    this.planning = Promise.all(planned.values()).then((suites) => {
+      for (const { file, suite } of suites) if (suite) this.suiteNames.set(file, suite.name);
+      return new Map(suites.map((suite) => [suite.moduleId, suite]));
+    });
+    return this.planning.then(() => {});
   }
 
-  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+  onTestCaseResult(testCase: TestCase): void {
+    const result = testCase.meta().gzBench;
+    if (!result || !this.vitest) return;
+    const suite = testCase.parent.type === 'suite' ? testCase.parent.name : '';
+    const file = testCase.module.relativeModuleId;
+    this.suiteNames.set(file, suite);
+    // Vitest's live display shows running tests on a terminal; in CI logs, where it prints whole files
+    // only, a line per finished case shows progress through long agent runs.
+    if (!(this.options.progress ?? this.options.table) || process.stdout.isTTY) return;
+    const line = renderProgressLine({ ...result, suite, file }, { file: this.nameCollides(file, suite) });
+    this.vitest.logger.log(line);
+  }
+
+  async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError> = [],
+    reason: TestRunEndReason = 'passed',
+  ): Promise<void> {
     const vitest = this.vitest;
     // A shard's results are partial: the merge run reports them whole.
-    if (!vitest || (vitest.config.shard && !vitest.config.mergeReports)) return;
-    const isSuiteFile = (file: string) => this.matchers.some((matches) => matches(file));
+    if (!vitest || this.isShard(vitest)) return;
+    const end: RunEnd = { unhandledErrors, reason };
+    const planned = await this.planning;
+    const collected = new Set<string>();
     for (const module of testModules) {
-      const results = collectModuleResults(module, isSuiteFile);
-      if (results) this.remember(results);
+      const plan = planned.get(module.moduleId);
+      const results = collectModuleResults(module, {
+        isSuiteFile: (file) => this.isSuiteFile(file),
+        notRunReason: notRunReason(
+          end,
+          module.errors().map((error) => error.message),
+        ),
+        suite: plan?.suite,
+      });
+      if (!results) continue;
+      // A module with no tests whose suite is valid was never collected: its worker died first.
+      if (results.caseIds.length > 0 || plan?.suite === undefined) {
+        collected.add(module.moduleId);
+        this.remember(results);
+      }
     }
+    for (const plan of planned.values()) {
+      if (collected.has(plan.moduleId) || plan.suite === undefined) continue;
+      const module = testModules.find((candidate) => candidate.moduleId === plan.moduleId);
+      this.remember(notCollected(plan, end, module, vitest.version));
+    }
+    this.planning = Promise.resolve(new Map());
+
     const errors = [...this.modules.values()].flatMap((m) => m.errors.map((message) => ({ file: m.file, message })));
     const report = buildReport(
       this.rows(),
@@ -85,6 +158,20 @@ export class GzBenchReporter implements Reporter {
     }
   }
 
+  private isShard(vitest: Vitest): boolean {
+    return Boolean(vitest.config.shard && !vitest.config.mergeReports);
+  }
+
+  private isSuiteFile(file: string): boolean {
+    return this.matchers.some((matches) => matches(file));
+  }
+
+  /** Whether another suite file has a suite of the same name, so that only the file tells their cases apart. */
+  private nameCollides(file: string, suite: string): boolean {
+    for (const [other, name] of this.suiteNames) if (name === suite && other !== file) return true;
+    return false;
+  }
+
   private remember(latest: ModuleResults): void {
     const previous = this.modules.get(latest.file);
     // In watch mode a re-run may skip cases (`-t`): they keep their last result, unless the suite no longer has them.
@@ -99,6 +186,22 @@ export class GzBenchReporter implements Reporter {
   private rows(): ReportResult[] {
     return [...this.modules.values()].flatMap((m) => m.caseIds.flatMap((id) => m.results.get(id) ?? []));
   }
+}
+
+/** The results of a planned suite file that Vitest never collected: its selected cases did not run. */
+function notCollected(
+  plan: PlannedSuite,
+  end: RunEnd,
+  module: TestModule | undefined,
+  vitestVersion: string,
+): ModuleResults {
+  const suite = plan.suite;
+  const moduleErrors = module?.errors().map((error) => error.message) ?? [];
+  const reason = notRunReason(end, moduleErrors);
+  const results = new Map<string, ReportResult>();
+  for (const planned of selectedCases(plan, vitestVersion) ?? [])
+    results.set(planned.id, notRunResult(planned, reason));
+  return { file: plan.file, caseIds: suite?.cases.map((c) => c.id) ?? [], results, errors: moduleErrors };
 }
 
 function useColor(): boolean {

@@ -45,3 +45,18 @@ export function timedOut(overrides: Partial<ReportResult> & Pick<ReportResult, '
     ...overrides,
   });
 }
+
+/** Two suite files whose suites share a name and their case ids: only the file tells the rows apart. */
+export const sameSuiteTwoFiles = [
+  result({ id: 'x', suite: 'smoke', file: 'bench/one.bench.json' }),
+  result({ id: 'y', suite: 'smoke', file: 'bench/one.bench.json' }),
+  result({
+    id: 'x',
+    suite: 'smoke',
+    file: 'bench/two.bench.json',
+    passed: false,
+    error: 'file does not exist: x.txt',
+    checkResults: [{ kind: 'fileExists', path: 'x.txt', passed: false, message: 'file does not exist: x.txt' }],
+  }),
+  result({ id: 'y', suite: 'smoke', file: 'bench/two.bench.json' }),
+];
