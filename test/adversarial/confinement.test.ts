@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,16 @@ const isRoot = process.getuid?.() === 0;
 
 /** Nested directories and the workspace itself made mode 000, with a file deep inside. */
 const LOCK_AWAY = 'mkdir -p a/b/c && touch a/b/c/f && chmod 000 a/b/c a/b a && chmod 000 .';
+
+// Only root may create the stand-in host service's socket directory in /run.
+const RUN_WRITABLE = (() => {
+  try {
+    accessSync('/run', constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 describe.concurrent('adversarial: case area and sandbox', () => {
   it('removes a workspace the agent made mode 000, nested dirs and all (root)', async ({ expect }) => {
@@ -171,6 +181,22 @@ describe.concurrent('adversarial: case area and sandbox', () => {
       await Promise.all(outsideDirs.map((dir) => rm(dir, { recursive: true, force: true })));
     });
 
+    const hostServiceSocket = async (): Promise<string> => {
+      const socketDir = await mkdtemp(join('/run', 'gz-bench-adversarial-socket-'));
+      outsideDirs.push(socketDir);
+      const socketPath = join(socketDir, 'service.sock');
+      const unixServer = createServer((socket) => {
+        let text = '';
+        socket.on('data', (chunk) => {
+          text += chunk;
+        });
+        socket.on('end', () => connections.push(text));
+      });
+      unixServers.push(unixServer);
+      await new Promise<void>((resolve) => unixServer.listen(socketPath, resolve));
+      return socketPath;
+    };
+
     const sandboxRun = (mode: 'bwrap' | 'none') =>
       shared(async () => {
         if (server === undefined) {
@@ -189,18 +215,7 @@ describe.concurrent('adversarial: case area and sandbox', () => {
         const home = await mkdtemp(join('/var/tmp', 'gz-bench-adversarial-home-'));
         outsideDirs.push(home);
         // A host service on a Unix socket in /run, as /var/run/docker.sock (→ /run) or dbus's would be.
-        const socketDir = await mkdtemp(join('/run', 'gz-bench-adversarial-socket-'));
-        outsideDirs.push(socketDir);
-        const socketPath = join(socketDir, 'service.sock');
-        const unixServer = createServer((socket) => {
-          let text = '';
-          socket.on('data', (chunk) => {
-            text += chunk;
-          });
-          socket.on('end', () => connections.push(text));
-        });
-        unixServers.push(unixServer);
-        await new Promise<void>((resolve) => unixServer.listen(socketPath, resolve));
+        const socketPath = RUN_WRITABLE ? await hostServiceSocket() : undefined;
         const hostTmp = join(tmpdir(), `gz-bench-adversarial-${mode}-${process.pid}-${Date.now()}`);
         const targets = [hostTmp, join(where.project.dir, 'escape.txt'), join(home, '.bashrc'), 'inside.txt'];
         await where.writeSuite('sandbox', {}, [
@@ -212,7 +227,9 @@ describe.concurrent('adversarial: case area and sandbox', () => {
           },
           { id: 'net-off', network: false, prompt: agent('connect.mjs', port, `net-off-${mode}`) },
           { id: 'net-on', prompt: agent('connect.mjs', port, `net-on-${mode}`) },
-          { id: 'unix-off', network: false, prompt: agent('connect.mjs', socketPath, `unix-off-${mode}`) },
+          ...(socketPath === undefined
+            ? []
+            : [{ id: 'unix-off', network: false, prompt: agent('connect.mjs', socketPath, `unix-off-${mode}`) }]),
           { id: 'proc-sys', prompt: agent('open-for-write.mjs', '/proc/sys/vm/stat_interval') },
         ]);
         const run = where.runSuite(['--json', '--sandbox', mode], { HOME: home });
@@ -252,7 +269,7 @@ describe.concurrent('adversarial: case area and sandbox', () => {
 
     // Sockets elsewhere in the host's file system stay reachable (the README says so): /run is where
     // system services keep theirs.
-    it.skipIf(!SANDBOX_WORKS)(
+    it.skipIf(!SANDBOX_WORKS || !RUN_WRITABLE)(
       'network: false cuts host services on their Unix sockets in /run too',
       async ({ expect }) => {
         const { report } = await bwrap();

@@ -69,6 +69,16 @@ describe('resolveOptions', () => {
     [{ concurrency: 1.5 }, {}, 'gz-bench option "concurrency" must be a positive integer, got 1.5'],
     [{ include: [] }, {}, 'gz-bench option "include" must name at least one non-empty glob'],
     [{ cmd: '  ' }, {}, 'gz-bench option "cmd" must be a non-empty command template'],
+    [
+      { cmd: 'agent {{promt}}' },
+      {},
+      'gz-bench option "cmd": unknown placeholder {{promt}} in the command template; use {{prompt}}, {{promptFile}} or {{dir}}',
+    ],
+    [
+      {},
+      { GZ_BENCH_CMD: 'agent {{ dir }}' },
+      'gz-bench option "cmd": unknown placeholder {{ dir }} in the command template; use {{prompt}}, {{promptFile}} or {{dir}}',
+    ],
     [{}, { GZ_BENCH_TIMEOUT: 'abc' }, 'GZ_BENCH_TIMEOUT must be a number, got "abc"'],
     [{}, { GZ_BENCH_KEEP: 'maybe' }, 'GZ_BENCH_KEEP must be true or false, got "maybe"'],
     [{}, { GZ_BENCH_CONCURRENCY: '0' }, 'gz-bench option "concurrency" must be a positive integer, got 0'],

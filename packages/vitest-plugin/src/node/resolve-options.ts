@@ -1,4 +1,11 @@
-import { ENV_NAME_PATTERN, isSandboxMode, MAX_TIMEOUT_SEC, type SandboxMode } from '@gz-bench/core';
+import {
+  assertValidTemplate,
+  ENV_NAME_PATTERN,
+  isSandboxMode,
+  MAX_TIMEOUT_SEC,
+  type SandboxMode,
+  TemplateError,
+} from '@gz-bench/core';
 import type { GzBenchOptions, ResolvedGzBenchOptions } from '../shared/options.js';
 
 /** Raised for an option or `GZ_BENCH_*` variable that cannot be used; its message says which and why. */
@@ -40,6 +47,7 @@ export function resolveOptions(
   if (merged.cmd !== undefined && merged.cmd.trim() === '') {
     throw new OptionsError('gz-bench option "cmd" must be a non-empty command template');
   }
+  if (merged.cmd !== undefined) assertValidCmd(merged.cmd);
   if (merged.timeout !== undefined) positiveNumber('timeout', merged.timeout);
   positiveInteger('concurrency', merged.concurrency);
   if (merged.report === '') throw new OptionsError('gz-bench option "report" must be a path or false');
@@ -114,5 +122,15 @@ function positiveNumber(name: string, value: number): void {
 function positiveInteger(name: string, value: number): void {
   if (!Number.isInteger(value) || value < 1) {
     throw new OptionsError(`gz-bench option "${name}" must be a positive integer, got ${String(value)}`);
+  }
+}
+
+/** A template with a placeholder gz-bench does not know stops the run at once, not every case in turn. */
+function assertValidCmd(cmd: string): void {
+  try {
+    assertValidTemplate(cmd);
+  } catch (error) {
+    if (error instanceof TemplateError) throw new OptionsError(`gz-bench option "cmd": ${error.message}`);
+    throw error;
   }
 }
