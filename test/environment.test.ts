@@ -5,6 +5,7 @@ import type { Report } from '@gz-bench/core';
 import { execa, type Result } from 'execa';
 import { describe, it } from 'vitest';
 import { cleanupAfterAll } from './support/cleanup.js';
+import { reachableCheckout } from './support/other-user.js';
 import { REPO_ROOT } from './support/paths.js';
 import { pluginProjectFiles } from './support/plugin-project.js';
 import { inPrivateTmpfs, privateTmpfsUnavailable } from './support/private-mount.js';
@@ -31,6 +32,7 @@ function output(result: Result): string {
 async function runWithTmp(
   tmp: (p: TempProject) => Promise<string>,
   via?: string[] | ((tmpDir: string) => string[]),
+  cli?: string[],
 ): Promise<{ result: Result; tmpDir: string }> {
   const p = await project({ 'suite.json': ONE_CASE });
   const tmpDir = await tmp(p);
@@ -39,6 +41,7 @@ async function runWithTmp(
     cwd: p.dir,
     env: { TMPDIR: tmpDir },
     ...(prefix && { via: prefix }),
+    ...(cli && { cli }),
   });
   return { result, tmpDir };
 }
@@ -61,7 +64,10 @@ describe.concurrent('gz-bench run with an unusable TMPDIR', () => {
     expectOneLine(expect, result, `the temp directory ${tmpDir} (TMPDIR) is not a directory; ${FIX}`);
   });
 
-  it('read-only to an ordinary user (nobody; root ignores mode bits)', async ({ expect }) => {
+  it('read-only to an ordinary user (nobody; root ignores mode bits)', async ({ expect, onTestFinished }) => {
+    // nobody cannot reach a checkout under a private directory: it runs a copy it can reach.
+    const checkout = await reachableCheckout();
+    onTestFinished(() => checkout.dispose());
     const { result, tmpDir } = await runWithTmp(
       async (p) => {
         // nobody must be able to read the project and the suite, but not write the temp dir.
@@ -72,6 +78,7 @@ describe.concurrent('gz-bench run with an unusable TMPDIR', () => {
         return dir;
       },
       ['runuser', '-u', 'nobody', '--'],
+      [process.execPath, checkout.cliScript],
     );
     expectOneLine(expect, result, `the temp directory ${tmpDir} (TMPDIR) is not writable by this user; ${FIX}`);
   });
