@@ -34,6 +34,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  // Tests leave directories of mode 0500 behind, which an ordinary user cannot empty as they are.
+  await run('chmod', ['-R', 'u+rwx', '--', parent]);
   await run('rm', ['-rf', '--', parent]);
 });
 
