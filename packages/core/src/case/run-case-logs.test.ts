@@ -38,7 +38,7 @@ const flooding: Case = {
   ],
 };
 
-describe('runCase: logs', () => {
+describe('runCase: logs', { timeout: 60_000 }, () => {
   it('logs the whole output of every command beside the report, outside the case area, and points the result at each', async () => {
     const result = await runCase(flooding, { cmd: agent('flood', '3'), tmpDir: tmp, logs: logsOf('floods') });
 

@@ -55,7 +55,8 @@ function expectBothStreamsWhole(combined: string): void {
   expect(err).toBe(streamText(false, errCount));
 }
 
-describe('runProcess: the output log', () => {
+// Floods of megabytes through real pipes: seconds on a busy machine.
+describe('runProcess: the output log', { timeout: 60_000 }, () => {
   it('holds exactly the bytes of the in-memory capture, stdout and stderr interleaved alike', async () => {
     const { result, logged } = await runLogged(agent('interleaved', '0.5'));
 
