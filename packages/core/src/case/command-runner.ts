@@ -1,10 +1,19 @@
+import type { Writable } from 'node:stream';
 import { runProcess } from '../process/run-process.js';
 import { killByToken } from '../process/sweep.js';
 import type { ProcessResult } from '../process/types.js';
 import type { CaseArea } from '../workspace/case-area.js';
 
 /** Runs one shell command of a case (setup, the agent, a command check) under the case's rules. */
-export type CommandRunner = (line: string) => Promise<ProcessResult>;
+export type CommandRunner = (line: string, options?: CommandOptions) => Promise<ProcessResult>;
+
+/** What differs between the commands of one case. */
+export interface CommandOptions {
+  /** Receives the command's whole output (see `RunProcessOptions.log`); ended when the command is done. */
+  log?: Writable;
+  /** Bytes of output kept in memory at the head and at the tail. @default 1048576 */
+  outputLimitBytes?: number;
+}
 
 /** The rules every command of a case runs under. */
 export interface CommandRules {
@@ -24,7 +33,7 @@ export interface CommandRules {
  * double forks) by the case token in its environment.
  */
 export function createCommandRunner(rules: CommandRules): CommandRunner {
-  return async (line) => {
+  return async (line, options = {}) => {
     const result = await runProcess({
       command: line,
       cwd: rules.area.workspace,
@@ -35,6 +44,8 @@ export function createCommandRunner(rules: CommandRules): CommandRunner {
       ...(rules.limits.disk !== undefined && { maxDiskBytes: { path: rules.area.root, limit: rules.limits.disk } }),
       ...(rules.signal && { signal: rules.signal }),
       ...(rules.killGraceMs !== undefined && { killGraceMs: rules.killGraceMs }),
+      ...(options.log && { log: options.log }),
+      ...(options.outputLimitBytes !== undefined && { outputLimitBytes: options.outputLimitBytes }),
     });
     await killByToken(rules.area.token);
     return result;

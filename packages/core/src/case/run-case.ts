@@ -1,5 +1,7 @@
 import { tmpdir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { CaseLogs } from '../logs/case-logs.js';
+import type { CaseLogLocation } from '../logs/log-paths.js';
 import { type ResolvedSandbox, sandboxArgv } from '../process/sandbox.js';
 import { CASE_TOKEN_ENV, killByToken, newCaseToken } from '../process/sweep.js';
 import type { CaseResult, FailedStep } from '../report/model.js';
@@ -44,6 +46,11 @@ export interface RunCaseOptions {
   tmpDir?: string;
   /** Time between SIGTERM and SIGKILL when a command is ended. @default 2000 */
   killGraceMs?: number;
+  /**
+   * Where the whole output of each of the case's commands is logged (see `caseLogLocation`): a
+   * directory outside the case area, of this case alone. @default no logs
+   */
+  logs?: CaseLogLocation;
 }
 
 /**
@@ -129,6 +136,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     warnings.push('network: false is not enforced: the commands ran without the bwrap sandbox');
   }
   const timeoutMs = caseTimeoutSec(testCase, options.timeoutSec) * 1000;
+  const logs = options.logs === undefined ? undefined : await prepareLogs(options.logs, warnings);
   const run: CommandRunner = createCommandRunner({
     area,
     env,
@@ -152,8 +160,10 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     repo,
     allowSecrets: options.allowSecrets === true,
     run,
+    logs,
     ...(options.signal && { signal: options.signal }),
   });
+  warnings.push(...(outcome.warnings ?? []));
   return {
     id: testCase.id,
     passed: outcome.failure === undefined,
@@ -161,12 +171,24 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     checkResults: outcome.checkResults,
     ...(outcome.failure && { error: outcome.failure.message, failedStep: outcome.failure.step }),
     ...(outcome.tampered && { tampered: outcome.tampered }),
+    ...(outcome.setupLogs && { setupLogs: outcome.setupLogs }),
     ...(outcome.agent && { agent: outcome.agent }),
     sandbox: sandbox.kind,
     ...(prepared.skipped.length > 0 && { fixtureSkipped: prepared.skipped }),
     ...(warnings.length > 0 && { warnings }),
     ...(options.keep && { workspace: area.workspace }),
   };
+}
+
+/** The case's log directory, made and cleared of an earlier run's logs; a warning instead when it cannot be. */
+async function prepareLogs(location: CaseLogLocation, warnings: string[]): Promise<CaseLogs | undefined> {
+  try {
+    return await CaseLogs.prepare(location);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    warnings.push(`the logs of this case could not be written to ${location.display} (${reason})`);
+    return undefined;
+  }
 }
 
 /**

@@ -32,6 +32,7 @@ interface RunFlags {
   'allow-env'?: string[];
   'allow-secrets'?: boolean;
   sandbox?: string;
+  logs?: string;
 }
 
 /** `gz-bench run <suite.json>... --cmd "<template>"`: runs the suites through Vitest with the gz-bench plugin. */
@@ -44,6 +45,7 @@ export async function runCommand(args: string[]): Promise<number> {
     'allow-env': { type: 'string', multiple: true },
     'allow-secrets': { type: 'boolean' },
     sandbox: { type: 'string' },
+    logs: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('run needs at least one suite file');
   if (values.cmd === undefined) throw new UsageError('--cmd is required');
@@ -87,6 +89,9 @@ export async function runCommand(args: string[]): Promise<number> {
     timeout,
     keep: values.keep === true,
     report: false,
+    // Off unless asked for: like the report, the CLI writes nothing into the directory it runs in by
+    // default. Named from the current directory, as the suite paths are.
+    logs: values.logs === undefined ? false : resolve(values.logs),
     concurrency: 1,
     table: !json,
     allowEnv,

@@ -4,6 +4,7 @@ export const USAGE = `gz-bench — Your agent says it works. Prove it.
 Usage:
   gz-bench run <suite.json>... --cmd "<template>" [--timeout n] [--json] [--keep]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
+               [--logs DIR]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
   gz-bench --help | --version
@@ -23,6 +24,8 @@ run       Run every case of the suites through Vitest and score it.
               (repeatable); they get a minimal environment otherwise
   --allow-secrets  copy secret-looking files of fixture repositories too
   --sandbox   auto (default: bwrap when it works), bwrap, or none
+  --logs      write the whole output of every command to log files below DIR
+              (DIR/<suite file>/<case>/agent.log…); the report names them
 
 validate  Check a suite's structure. Exit 0 if valid.
 init      Write example-suite.json (default: the current directory), whose cases

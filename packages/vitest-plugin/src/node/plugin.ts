@@ -1,5 +1,5 @@
 /// <reference types="vitest/config" />
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertUsableTempDir, loadSuite, locateCases, resolveSandbox, SuiteError, TempDirError } from '@gz-bench/core';
 import picomatch from 'picomatch';
@@ -83,6 +83,9 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         allowEnv: options.allowEnv,
         allowSecrets: options.allowSecrets,
         sandbox: options.sandbox,
+        // Beside the report, against the same root; absolute, so every worker writes to the same place.
+        logs:
+          options.logs === false ? false : { dir: resolve(vitest.config.root, options.logs), root: vitest.config.root },
       });
       const reporter = addReporterOnce(vitest, hooks.reporter ?? new GzBenchReporter(reporterOptions(options)));
       reporter.addSuiteMatcher(isSuite);

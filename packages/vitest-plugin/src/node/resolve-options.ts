@@ -26,6 +26,7 @@ const DEFAULTS: ResolvedGzBenchOptions = {
   timeout: undefined,
   keep: false,
   report: '.gz-bench/report.json',
+  logs: '.gz-bench/logs',
   concurrency: 1,
   table: true,
   allowEnv: [],
@@ -51,6 +52,9 @@ export function resolveOptions(
   if (merged.timeout !== undefined) positiveNumber('timeout', merged.timeout);
   positiveInteger('concurrency', merged.concurrency);
   if (merged.report === '') throw new OptionsError('gz-bench option "report" must be a path or false');
+  if (merged.logs !== false && (typeof merged.logs !== 'string' || merged.logs.trim() === '')) {
+    throw new OptionsError('gz-bench option "logs" must be a directory or false');
+  }
   const allowEnv = [...merged.allowEnv];
   const badName = allowEnv.find((name) => !ENV_NAME_PATTERN.test(name));
   if (badName !== undefined) {
@@ -78,6 +82,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   if (keep !== undefined) options.keep = parseBoolean('GZ_BENCH_KEEP', keep);
   const report = value('GZ_BENCH_REPORT');
   if (report !== undefined) options.report = /^(false|0|off|no)$/i.test(report) ? false : report;
+  const logs = value('GZ_BENCH_LOGS');
+  if (logs !== undefined) options.logs = /^(false|0|off|no)$/i.test(logs) ? false : logs;
   const concurrency = value('GZ_BENCH_CONCURRENCY');
   if (concurrency !== undefined) options.concurrency = parseNumber('GZ_BENCH_CONCURRENCY', concurrency);
   const table = value('GZ_BENCH_TABLE');

@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import {
   type CaseLocation,
   type CaseResult,
+  caseLogLocation,
   type ResolvedSandbox,
   resolveSandbox,
   runCase,
@@ -73,6 +74,14 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
           allowSecrets: options.allowSecrets,
           sandbox,
           ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
+          ...(options.logs && {
+            logs: caseLogLocation({
+              logsDir: options.logs.dir,
+              root: options.logs.root,
+              suiteFile: data.file,
+              caseId: testCase.id,
+            }),
+          }),
         });
       }).then((result) => {
         context.task.meta.gzBench = result;

@@ -15,6 +15,11 @@ export interface GzBenchOptions {
   keep?: boolean;
   /** Path of the JSON report, relative to the Vitest root; `false` writes none. Overridden by `GZ_BENCH_REPORT`. @default '.gz-bench/report.json' */
   report?: string | false;
+  /**
+   * Directory of the full output logs of every command (setup, agent, command checks), relative to the
+   * Vitest root; `false` writes none. Overridden by `GZ_BENCH_LOGS`. @default '.gz-bench/logs'
+   */
+  logs?: string | false;
   /** Cases of one suite file that run at once (Vitest's `maxConcurrency` caps it). Overridden by `GZ_BENCH_CONCURRENCY`. @default 1 */
   concurrency?: number;
   /** Print the gz-bench table after Vitest's own output. Overridden by `GZ_BENCH_TABLE`. @default true */
@@ -40,6 +45,7 @@ export interface ResolvedGzBenchOptions {
   timeout: number | undefined;
   keep: boolean;
   report: string | false;
+  logs: string | false;
   concurrency: number;
   table: boolean;
   allowEnv: string[];
@@ -51,7 +57,10 @@ export interface ResolvedGzBenchOptions {
 export type WorkerOptions = Pick<
   ResolvedGzBenchOptions,
   'cmd' | 'timeout' | 'keep' | 'concurrency' | 'allowEnv' | 'allowSecrets' | 'sandbox'
->;
+> & {
+  /** Where the logs go: the absolute logs directory and the Vitest root the report names paths from; or none. */
+  logs: { dir: string; root: string } | false;
+};
 
 /** The key under which the worker options are provided to test workers. */
 export const PROVIDE_KEY = 'gzBench';
