@@ -28,6 +28,7 @@ beforeAll(async () => {
     'process/kill-tree.ts',
     'process/sweep.ts',
     'process/proc-stat.ts',
+    'process/proc-read.ts',
     'workspace/case-area.ts',
     'workspace/owned-dirs.ts',
     'workspace/owner-record.ts',

@@ -230,7 +230,7 @@ describe.runIf(linux)('killByToken', () => {
   describe('spares the calling process and its ancestors, even when they carry the token', () => {
     let modules: Awaited<ReturnType<typeof compileForChild>>;
     beforeAll(async () => {
-      modules = await compileForChild(['process/sweep.ts', 'process/proc-stat.ts']);
+      modules = await compileForChild(['process/sweep.ts', 'process/proc-stat.ts', 'process/proc-read.ts']);
       // Sweeps its own token from inside a token-carrying process whose parent carries it too.
       await writeFile(
         join(modules.dir, 'sweep-self.mjs'),
