@@ -153,4 +153,6 @@ const peakOf = (count) => median(results.filter((r) => r.count === count).map((r
 const first = counts[0];
 const last = counts[counts.length - 1];
 const growth = peakOf(last) - peakOf(first);
-console.log(`growth from ${first} to ${last} cases: ${growth.toFixed(1)} MiB (target ≤ 50 MiB: ${growth <= 50 ? 'met' : 'MISSED'})`);
+console.log(
+  `growth from ${first} to ${last} cases: ${growth.toFixed(1)} MiB (target ≤ 50 MiB: ${growth <= 50 ? 'met' : 'MISSED'})`,
+);
