@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import {
   type CaseLocation,
   type CaseResult,
+  caseBudgetMs,
   type ResolvedSandbox,
   resolveSandbox,
   runCase,
@@ -10,8 +11,9 @@ import {
 } from '@gz-bench/core';
 import { inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
+import { CaseBudgetError, runWithinBudget } from './case-budget.js';
 import { dieWithVitestMain } from './die-with-main.js';
-import { createLimit } from './limit.js';
+import { acquireSlot } from './slot-client.js';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -33,7 +35,7 @@ export interface SuiteModuleData {
 
 /** What a generated suite module calls: options for its describe block and the body of each case's test. */
 export interface DefinedSuite {
-  describeOptions: { concurrent: true } | { sequential: true };
+  describeOptions: { concurrent: true };
   runCase(index: number, context: TestContext): Promise<void>;
 }
 
@@ -43,11 +45,10 @@ const SETTLE_TIMEOUT_MS = 30_000;
 /** Binds a suite's data to the run options provided by the plugin. */
 export function defineSuite(data: SuiteModuleData): DefinedSuite {
   const options = inject(PROVIDE_KEY) as WorkerOptions | undefined;
-  const concurrency = options?.concurrency ?? 1;
-  const limit = createLimit(concurrency);
 
   return {
-    describeOptions: concurrency > 1 ? { concurrent: true } : { sequential: true },
+    // Any case may run beside any other, of this file or another: the run's slots decide how many do.
+    describeOptions: { concurrent: true },
     async runCase(index, context) {
       const testCase = data.suite.cases[index];
       if (!testCase) throw new Error(`gz-bench: suite "${data.suite.name}" has no case ${index}`);
@@ -59,25 +60,44 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
           index,
         );
       }
-      const cmd = options.cmd;
+      if (options.slots === undefined) {
+        throw caseFailure(
+          'the gz-bench plugin did not set up this run: add gzBench() to the plugins of its Vitest config',
+          data,
+          index,
+        );
+      }
+      const { cmd, slots } = options;
       dieWithVitestMain();
       const sandbox = await workerSandbox(options);
-      const run = limit(() => {
-        const signal = attemptSignal(context.signal);
-        return runCase(withSuiteSettings(data.suite, testCase), {
-          cmd,
-          keep: options.keep,
-          signal,
-          suiteDir: dirname(data.file),
-          allowEnv: options.allowEnv,
-          allowSecrets: options.allowSecrets,
-          sandbox,
-          ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
-        });
-      }).then((result) => {
-        context.task.meta.gzBench = result;
-        return result;
-      });
+      const controller = attemptController(context.signal);
+      const budgetMs = caseBudgetMs(testCase, options.timeout);
+      const run = (async () => {
+        // The slot comes first: a case waiting for one has no area and no process yet, and a run
+        // cancelled meanwhile leaves it not run.
+        const slot = await acquireSlot(slots, { signal: controller.signal });
+        try {
+          controller.signal.throwIfAborted();
+          const { value, exceeded } = await runWithinBudget(budgetMs, SETTLE_TIMEOUT_MS, controller, () =>
+            runCase(withSuiteSettings(data.suite, testCase), {
+              cmd,
+              keep: options.keep,
+              signal: controller.signal,
+              suiteDir: dirname(data.file),
+              allowEnv: options.allowEnv,
+              allowSecrets: options.allowSecrets,
+              sandbox,
+              ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
+            }),
+          );
+          const result = exceeded ? overBudget(value, budgetMs) : value;
+          context.task.meta.gzBench = result;
+          return result;
+        } finally {
+          // Only now: runCase resolves once the case's processes are dead and its area is gone.
+          slot.release();
+        }
+      })();
       // A cancelled run (Ctrl-C, bail) stops waiting for a test's body at once, while its case still
       // ends its processes and removes its workspace. The test's own finishing hook waits for that, so
       // the worker is not torn down halfway through and the case's result is in the test's meta before
@@ -91,6 +111,11 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
   };
 }
 
+/** A case stopped at its budget fails with that, not with the interruption its commands saw. */
+function overBudget(result: CaseResult, budgetMs: number): CaseResult {
+  return { ...result, passed: false, error: new CaseBudgetError(budgetMs).message, failedStep: 'harness' };
+}
+
 let sandboxOfWorker: Promise<ResolvedSandbox> | undefined;
 
 /** The sandbox of this worker's cases, probed once per worker process. */
@@ -100,14 +125,15 @@ function workerSandbox(options: WorkerOptions): Promise<ResolvedSandbox> {
 }
 
 /**
- * A signal for this attempt only. Vitest 4.1 hands a retry the signal its timed-out attempt already
- * aborted; an aborted signal at the start of an attempt is stale, so only a later abort counts.
+ * A controller for this attempt only, aborted with the test's signal. Vitest 4.1 hands a retry the
+ * signal its timed-out attempt already aborted; an aborted signal at the start of an attempt is
+ * stale, so only a later abort counts.
  */
-function attemptSignal(testSignal: AbortSignal): AbortSignal {
+function attemptController(testSignal: AbortSignal): AbortController {
   const controller = new AbortController();
   if (!testSignal.aborted)
     testSignal.addEventListener('abort', () => controller.abort(testSignal.reason), { once: true });
-  return controller.signal;
+  return controller;
 }
 
 /** An error whose only frame is the case in the suite file, so Vitest shows the case's JSON as the code frame. */

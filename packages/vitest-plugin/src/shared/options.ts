@@ -15,7 +15,12 @@ export interface GzBenchOptions {
   keep?: boolean;
   /** Path of the JSON report, relative to the Vitest root; `false` writes none. Overridden by `GZ_BENCH_REPORT`. @default '.gz-bench/report.json' */
   report?: string | false;
-  /** Cases of one suite file that run at once (Vitest's `maxConcurrency` caps it). Overridden by `GZ_BENCH_CONCURRENCY`. @default 1 */
+  /**
+   * Cases that run at once in the whole run, across all suite files and projects (one limit, not one
+   * per file). Agents mostly wait on a model, providers rate-limit, and a real agent CLI takes hundreds
+   * of MB, hence a small default; `1` runs cases strictly one at a time. Overridden by `GZ_BENCH_CONCURRENCY`.
+   * @default 4
+   */
   concurrency?: number;
   /** Print the gz-bench table after Vitest's own output. Overridden by `GZ_BENCH_TABLE`. @default true */
   table?: boolean;
@@ -50,8 +55,11 @@ export interface ResolvedGzBenchOptions {
 /** What the workers need of the options; it crosses to them through Vitest's `provide`. */
 export type WorkerOptions = Pick<
   ResolvedGzBenchOptions,
-  'cmd' | 'timeout' | 'keep' | 'concurrency' | 'allowEnv' | 'allowSecrets' | 'sandbox'
->;
+  'cmd' | 'timeout' | 'keep' | 'allowEnv' | 'allowSecrets' | 'sandbox'
+> & {
+  /** Where the run's slot server listens (node/run-slots.ts); every case takes a slot there before it runs. */
+  slots: string | undefined;
+};
 
 /** The key under which the worker options are provided to test workers. */
 export const PROVIDE_KEY = 'gzBench';
