@@ -9,7 +9,7 @@ export class CaseBudgetError extends Error {
 
   constructor(readonly budgetMs: number) {
     super(
-      `the case did not finish within its budget of ${Math.round(budgetMs / 1000)}s (each of its commands run to its timeout, plus preparation), so it was stopped`,
+      `the case did not finish within its budget of ${Math.ceil(budgetMs / 1000)}s (each of its commands run to its timeout, plus preparation), so it was stopped`,
     );
   }
 }
