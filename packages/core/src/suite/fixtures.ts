@@ -24,8 +24,9 @@ export async function checkFixtures(suite: Suite, origin: Required<SuiteOrigin>)
     const repoSetting = ownCase.repo ?? suite.repo;
     if (repoSetting === undefined) continue;
     const protect = ownCase.protect ?? suite.protect ?? [];
-    const commands = ownCase.checks.flatMap((check) => (check.kind === 'command' ? [check.run] : []));
-    const settings = JSON.stringify([repoSetting, protect, commands]);
+    const commands: string[] = [];
+    for (const check of ownCase.checks) if (check.kind === 'command') commands.push(check.run);
+    const settings = settingsKey(repoSetting, protect, commands);
     if (sound.has(settings)) continue;
 
     const repoAt = ownCase.repo !== undefined ? `cases[${index}].repo` : 'repo';
@@ -42,6 +43,14 @@ export async function checkFixtures(suite: Suite, origin: Required<SuiteOrigin>)
     }
     sound.add(settings);
   }
+}
+
+/**
+ * One string per distinct (repo, protect, commands): none of them may hold a NUL (the schema refuses
+ * it), so NUL separates them, and the count of protected paths tells where the commands begin.
+ */
+function settingsKey(repo: string, protect: string[], commands: string[]): string {
+  return `${repo}\0${protect.length}\0${protect.join('\0')}\0${commands.join('\0')}`;
 }
 
 /** The file-system questions of one load, each asked once per repository and subject. */
