@@ -21,7 +21,7 @@ export function unavailableRow({ id, what, target, reason, missed = true }) {
   return { id, what, baseline: '—', figure: cell, value: '—', target, result: missed ? 'MISSED' : 'n/a' };
 }
 
-export const ms = (value) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+export const ms = (value) => `${value.toFixed(Math.abs(value) < 10 ? 2 : 1)} ms`;
 export const seconds = (ms_) => `${(ms_ / 1000).toFixed(2)} s`;
 export const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 export const times = (ratio) => `${ratio.toFixed(2)}×`;
