@@ -1,30 +1,28 @@
-// Which containment gz-bench's `--sandbox none` puts around a command, when @gz-bench/core exports
-// it as an argv prefix, so that the plain loop contains its spawns the same way.
-
-/** Names core may export the none-mode containment prefix under (a function of no arguments). */
-const CANDIDATES = ['containmentArgv', 'noneContainmentArgv', 'containmentPrefix', 'processContainmentArgv'];
+// Which containment gz-bench's `--sandbox none` puts around a command, so that the plain loop contains
+// its spawns the same way: where @gz-bench/core exports `probePidNamespace` (a pid namespace made by
+// `unshare`, where the machine allows it), its argv prefix; otherwise none, and the loop spawns each
+// command in its own process group only, as gz-bench's token sweep does.
 
 /**
- * The none-mode containment prefix of `core` with the export's name, or undefined when core exports
- * none (the loop then spawns plainly, in its own process group, as gz-bench's /proc-sweep fallback does).
+ * The none-mode containment of `core`: `{ argv, text }` with the prefix and a line for the machine's
+ * description (argv empty when there is no prefix).
  */
-export function noneContainment(core) {
-  for (const name of CANDIDATES) {
-    const make = core[name];
-    if (typeof make !== 'function') continue;
-    const argv = make();
-    if (Array.isArray(argv)) return { name, argv };
+export async function noneContainment(core) {
+  if (typeof core.probePidNamespace !== 'function') {
+    return { argv: [], text: 'own process group (core exports no containment prefix for `--sandbox none`)' };
   }
-  return undefined;
+  const probe = await core.probePidNamespace();
+  if (!probe.available) return { argv: [], text: `own process group (no pid namespace here: ${probe.reason})` };
+  return { argv: probe.argv, text: `core's \`probePidNamespace()\` argv: \`${probe.argv.join(' ')}\`` };
 }
 
 /**
  * The argv prefix gz-bench puts before `/bin/sh -c` in `mode`, with the placeholders {{area}},
  * {{workspace}} and {{promptFile}} for the plain loop to fill in per case: core's `sandboxArgv` for
  * bwrap (network on, the prompt file read-only, as for the trivial case), the none-mode prefix
- * otherwise (empty when core exports none).
+ * otherwise.
  */
-export function loopPrefix(core, mode) {
+export async function loopPrefix(core, mode) {
   if (mode === 'bwrap') {
     return core.sandboxArgv({
       area: '{{area}}',
@@ -33,5 +31,5 @@ export function loopPrefix(core, mode) {
       network: true,
     });
   }
-  return noneContainment(core)?.argv ?? [];
+  return (await noneContainment(core)).argv;
 }

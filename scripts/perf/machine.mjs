@@ -49,10 +49,10 @@ export async function sandboxState() {
 }
 
 /** Label/value pairs describing this machine and run. */
-export function describeMachine({ tmp, sandbox, root, core }) {
+export async function describeMachine({ tmp, sandbox, root, core }) {
   const fs = fileSystemOf(tmp);
   const cpu = cpus()[0]?.model?.trim() ?? 'unknown';
-  const containment = noneContainment(core);
+  const containment = await noneContainment(core);
   return [
     ['Cores', `${availableParallelism()} (${cpu})`],
     ['RAM', `${(totalmem() / 2 ** 30).toFixed(1)} GiB`],
@@ -61,12 +61,7 @@ export function describeMachine({ tmp, sandbox, root, core }) {
     ['Temp dir', `${tmp} on ${fs.type} (mounted at ${fs.point})`],
     ['Sandbox', sandbox.text],
     ['Run as root', process.getuid?.() === 0 ? 'yes' : 'no'],
-    [
-      'Loop containment, none mode',
-      containment === undefined
-        ? 'own process group (core exports no containment prefix)'
-        : `core's \`${containment.name}()\`: \`${containment.argv.join(' ')}\``,
-    ],
+    ['Loop containment, `--sandbox none`', containment.text],
     [
       'Load average at start',
       loadavg()

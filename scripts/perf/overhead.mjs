@@ -46,7 +46,7 @@ export async function overheadRows(context, mode) {
     suites.set(count, await writeSuites(dir, `trivial-${count}`, manyCases('trivial', count, trivialCase)));
   }
   const serial = context.concurrencyFlag ? ['--concurrency', '1'] : [];
-  const prefix = JSON.stringify(loopPrefix(core, mode));
+  const prefix = JSON.stringify(await loopPrefix(core, mode));
   const walls = { harness: new Map(), loop: new Map() };
   for (const count of counts) {
     walls.harness.set(count, []);
