@@ -1,6 +1,6 @@
 // The body of `pnpm perf` (scripts/perf.mjs checks first that the packages are built).
 import { mkdir, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import * as core from '@gz-bench/core';
 import { concurrencyRows } from './concurrency.mjs';
@@ -20,7 +20,9 @@ if (options.error !== undefined) {
   process.exit(2);
 }
 
-const log = (message) => process.stderr.write(`perf: ${message}\n`);
+const started = performance.now();
+const elapsed = () => `${Math.round((performance.now() - started) / 1000)} s`;
+const log = (message) => process.stderr.write(`perf [${elapsed()}]: ${message}\n`);
 const work = await createWorkRoot();
 try {
   const sandbox = await sandboxState();
@@ -39,6 +41,8 @@ try {
   ];
 
   const notes = [
+    ...busyNote(),
+    `The run took ${elapsed()}.`,
     `Load average at the end: ${loadavg()
       .map((load) => load.toFixed(2))
       .join(', ')}.`,
@@ -63,4 +67,14 @@ try {
   process.exitCode = 1;
 } finally {
   await work.remove();
+}
+
+/** A warning when other work loaded the machine during the run, which inflates and scatters wall times. */
+function busyNote() {
+  const [oneMinute = 0, , fifteenMinutes = 0] = loadavg();
+  const cores = availableParallelism();
+  if (Math.max(oneMinute, fifteenMinutes) <= cores) return [];
+  return [
+    `The machine was busy with other work (load average ${oneMinute.toFixed(1)} over the last minute, ${fifteenMinutes.toFixed(1)} over 15, on ${cores} cores): wall times are inflated and noisy, and so are ratios, less; run it again on a quiet machine to compare.`,
+  ];
 }

@@ -1,7 +1,7 @@
 // Rows 1.x: the per-case overhead of the trivial case and the fixed start-up, per sandbox mode,
 // against the plain loop (plain-loop.mjs) with the same containment.
 //
-// Method: both run N trivial cases for a few N (always 1, then scaled 10, 20 and 40), each N
+// Method: both run N trivial cases for a few N (always 1, then scaled 20 and 40), each N
 // several times; a least-squares line through the medians of wall time against N gives the cost
 // per case (the slope) apart from the cost of starting (the intercept, a run of zero cases).
 import * as core from '@gz-bench/core';
@@ -17,9 +17,9 @@ import { TRIVIAL_CMD, trivialCase } from './trivial.mjs';
 const PER_CASE_TARGET = 1.5;
 const STARTUP_TARGET_MS = 1000;
 
-/** The case counts of the fit: 1 and the scaled 10, 20, 40, at least two distinct. */
+/** The case counts of the fit: 1 and the scaled 20 and 40, at least two distinct. */
 function caseCounts(options) {
-  const counts = [...new Set([1, ...[10, 20, 40].map((n) => scaled(options, n))])];
+  const counts = [...new Set([1, ...[20, 40].map((n) => scaled(options, n))])];
   return counts.length >= 2 ? counts : [1, 2];
 }
 

@@ -48,7 +48,7 @@ are of whole processes, Node's start included; other work on the machine makes t
 
 - **1.x Per-case overhead and start-up.** N trivial cases (the command writes \`out.txt\` and prints
   \`done\`; four checks: \`fileExists\`, \`fileContains\`, a \`command\` check \`test -s out.txt\`,
-  \`outputMatches\`) through \`gz-bench run\`, serially, for N = 1, 10, 20 and 40, against a plain Node
+  \`outputMatches\`) through \`gz-bench run\`, serially, for N = 1, 20 and 40, against a plain Node
   loop ([scripts/perf/plain-loop.mjs](../scripts/perf/plain-loop.mjs)) doing the least any harness must:
   \`mkdtemp\`, the agent command as one \`/bin/sh -c\` spawn in its own process group, the two file checks
   read directly, the \`command\` check as one more \`/bin/sh -c\` spawn, the output matched, \`rm -rf\`.
@@ -62,7 +62,8 @@ are of whole processes, Node's start included; other work on the machine makes t
 - **3.x Fixture copies.** A deterministic tree of 5,000 files and 50 MiB (sizes from bytes to hundreds of
   KiB, directories up to 8 deep) in the temp dir, copied by core's \`copyFixture\` (what a case does for
   its \`repo\`) against \`cp -r\` of the same tree, each after one untimed copy so both read from the page
-  cache. 3.2 shows, for information, what the same \`repo\` adds to a whole case run by the CLI.
+  cache. 3.2 shows, for information, what the same \`repo\` adds to a whole case run by the CLI
+  (two runs of 4 cases with it and without it).
 - **4.x Memory.** The peak of the summed VmRSS (/proc/<pid>/status, every 50 ms) of every process of
   the harness: the CLI, Vitest's workers and the guardians, all descendants and members of the CLI's
   process group and session, except the agents' own processes (those carrying the case token). Shared
