@@ -150,6 +150,16 @@ describe.concurrent('gz-bench CLI', () => {
       ],
       ['no suite file', ['--cmd', 'echo'], 'run needs at least one suite file'],
       [
+        '--concurrency 0',
+        ['suite.json', '--cmd', 'echo', '--concurrency', '0'],
+        '--concurrency must be a positive integer, got "0"',
+      ],
+      [
+        '--concurrency 1.5',
+        ['suite.json', '--cmd', 'echo', '--concurrency', '1.5'],
+        '--concurrency must be a positive integer, got "1.5"',
+      ],
+      [
         'an unknown placeholder {{promt}}',
         ['suite.json', '--cmd', 'my-agent {{promt}}'],
         'unknown placeholder {{promt}} in the command template; use {{prompt}}, {{promptFile}} or {{dir}}',
@@ -568,11 +578,11 @@ describe.concurrent('gz-bench CLI', () => {
     it('an agent that ignores SIGTERM is killed anyway', async ({ expect }) => {
       const temp = await project();
       const pidFile = join(temp.dir, 'stubborn.pid');
-      // exec keeps the shell's pid, so the pid written is the stubborn agent's own.
+      // exec keeps the shell's pid, so the pid written is the stubborn agent's own; read from /proc,
+      // which names it as this test sees it, where $$ would give its pid in the case's pid namespace.
+      const writePid = `read -r pid rest < /proc/self/stat; echo "$pid" > ${sh(pidFile)}`;
       const { report } = await runSuite(
-        suite('stubborn', [
-          { id: 'stubborn', prompt: `echo $$ > ${sh(pidFile)}; exec ${agent('stubborn.mjs')}`, timeoutSec: 1 },
-        ]),
+        suite('stubborn', [{ id: 'stubborn', prompt: `${writePid}; exec ${agent('stubborn.mjs')}`, timeoutSec: 1 }]),
         SCRIPT_CMD,
       );
       const stubborn = resultOf(report, 'stubborn');
@@ -589,12 +599,14 @@ describe.concurrent('gz-bench CLI', () => {
     }) => {
       const temp = await project();
       const pidFile = join(temp.dir, 'background.pid');
-      // The background sleep holds the output pipes open, as a forgotten dev server would.
+      // The background sleep holds the output pipes open, as a forgotten dev server would. It writes its
+      // own pid, as /proc names it (see the stubborn agent above), before the agent goes on.
+      const background = `(read -r pid rest < /proc/self/stat; echo "$pid" > ${sh(pidFile)}; exec sleep 300) &`;
       const { report } = await runSuite(
         suite('background', [
           {
             id: 'leaves-sleep',
-            prompt: `sleep 300 & echo $! > ${sh(pidFile)}; echo agent-done`,
+            prompt: `${background} while [ ! -s ${sh(pidFile)} ]; do sleep 0.01; done; echo agent-done`,
             checks: [{ kind: 'outputMatches', pattern: 'agent-done' }],
           },
         ]),
@@ -621,8 +633,9 @@ describe.concurrent('gz-bench CLI', () => {
           { id: 'never-reached', prompt: 'true' },
         ]),
       );
+      // One case at a time, so that the second is still queued when the first is interrupted.
       // runCli hands back execa's subprocess; it is typed as a plain promise of its result.
-      const cli = runCli(['run', ...UNSANDBOXED, 'suite.json', '--json', '--cmd', SCRIPT_CMD], {
+      const cli = runCli(['run', ...UNSANDBOXED, '--concurrency', '1', 'suite.json', '--json', '--cmd', SCRIPT_CMD], {
         cwd: temp.dir,
         env: { TMPDIR: tmp },
       }) as ResultPromise;

@@ -1,13 +1,14 @@
-import { chown, mkdir, readdir, readFile } from 'node:fs/promises';
+import { chown, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { CLI_BIN } from '../support/paths.js';
+import { reachableCheckout } from '../support/other-user.js';
 import { pluginProjectFiles } from '../support/plugin-project.js';
 import { waitUntilEnded } from '../support/processes.js';
 import { resultOf } from '../support/report.js';
 import { cleanEnv, runVitest } from '../support/run.js';
+import { nodeCommand } from '../support/shell.js';
 import {
   agent,
   caseProcesses,
@@ -73,6 +74,19 @@ async function harnessDescendants(pid: number, tmp: string): Promise<number[]> {
   return walk(pid);
 }
 
+/** The guardians among `pids`: processes of the guardian script whose parent is not one too (its watcher). */
+async function guardians(pids: number[]): Promise<number[]> {
+  const isGuardian = async (pid: number) => (await commandLine(pid)).includes('gz-bench-guardian');
+  const found: number[] = [];
+  for (const pid of pids) {
+    if (!(await isGuardian(pid))) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!(await isGuardian(parent))) found.push(pid);
+  }
+  return found;
+}
+
 async function commandLine(pid: number): Promise<string> {
   return (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').join(' ').trim();
 }
@@ -100,7 +114,7 @@ describe('adversarial: the harness dies, and nothing stays', () => {
         try {
           const commands = await Promise.all(harness.map(commandLine));
           expect(commands.filter((command) => command.includes('workers/forks.js'))).toHaveLength(1);
-          expect(commands.filter((command) => command.includes('guardian-main.js'))).toHaveLength(2);
+          expect(await guardians(harness)).toHaveLength(2);
           // The case area, the CLI's cache dir and nothing else of the run's, before the kill.
           expect((await readdir(where.tmp)).map((name) => name.replace(/\d+-\d+-\w{6}$/, '…')).sort()).toEqual([
             'gz-bench-cache-…',
@@ -139,7 +153,7 @@ describe('adversarial: the harness dies, and nothing stays', () => {
     try {
       const commands = await Promise.all(harness.map(commandLine));
       expect(commands.filter((command) => command.includes('workers/forks.js'))).toEqual([]);
-      expect(commands.filter((command) => command.includes('guardian-main.js'))).toHaveLength(1);
+      expect(await guardians(harness)).toHaveLength(1);
       run.kill('SIGKILL');
       expect((await run).signal).toBe('SIGKILL');
       expect(await waitUntilEnded([...cases, ...harness])).toEqual([]);
@@ -178,8 +192,9 @@ describe('adversarial: the harness dies, and nothing stays', () => {
     try {
       const commands = await Promise.all(harness.map(commandLine));
       const worker = harness[commands.findIndex((command) => command.includes('workers/forks.js'))] as number;
+      // Its guardian, and the guardian's own processes (a watcher of the main process and its sleep).
       const workerChildren = await harnessDescendants(worker, where.tmp);
-      expect(workerChildren).toHaveLength(1);
+      expect(await guardians(workerChildren)).toHaveLength(1);
       // Stopped first, so that the guardian cannot see its worker die.
       for (const pid of [...workerChildren, worker]) process.kill(pid, 'SIGSTOP');
       for (const pid of [...workerChildren, worker]) killQuietly(pid);
@@ -220,22 +235,28 @@ describe('adversarial: the harness dies, and nothing stays', () => {
 
   it.runIf(process.getuid?.() === 0)(
     'an agent that nests directories past PATH_MAX, with one of mode 000, leaves nothing (as nobody)',
-    async () => {
+    async ({ onTestFinished }) => {
       // Root ignores permission bits; an unprivileged harness is the one that needs the fallback.
       const where = await scene();
+      const checkout = await reachableCheckout();
+      onTestFinished(() => checkout.dispose());
       await openToOthers(where.project.dir);
+      // The project's packages, like the CLI itself, come from the copy that nobody can reach.
+      await rm(join(where.project.dir, 'node_modules'));
+      await symlink(checkout.nodeModules, join(where.project.dir, 'node_modules'), 'dir');
       const home = join(where.project.dir, 'home');
       await mkdir(home);
       await where.writeSuite('deep', {}, [
         {
           id: 'deep',
-          prompt: agent('deep-tree.mjs', '600', 'lock'),
+          prompt: nodeCommand(join(checkout.dir, 'fixtures', 'agents', 'deep-tree.mjs'), '600', 'lock'),
           checks: [{ kind: 'outputMatches', pattern: '^deep tree made$', flags: 'm' }],
         },
       ]);
       for (const path of [where.tmp, home]) await chown(path, 65534, 65534);
       const args = ['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'none'];
-      const result = await execa('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', CLI_BIN, ...args], {
+      const nobody = ['--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+      const result = await execa('setpriv', [...nobody, process.execPath, checkout.cliScript, ...args], {
         cwd: where.project.dir,
         env: cleanEnv({ TMPDIR: where.tmp, HOME: home }),
         extendEnv: false,

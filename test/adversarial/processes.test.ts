@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { probePidNamespace } from '@gz-bench/core';
 import type { ResultPromise } from 'execa';
 import { describe, it } from 'vitest';
 import { pluginProjectFiles } from '../support/plugin-project.js';
-import { readPidFile, waitUntilEnded } from '../support/processes.js';
+import { isRunning, readPidFile, waitUntilEnded } from '../support/processes.js';
 import { resultOf } from '../support/report.js';
 import { runVitest } from '../support/run.js';
 import { sh } from '../support/shell.js';
@@ -25,6 +27,9 @@ import {
 // that leave the process group, a process that ignores SIGTERM, and a harness killed mid-run.
 
 const scene = sceneFactory();
+
+/** Whether cases without the sandbox run in a pid namespace here (else the sweep alone contains them). */
+const PID_NAMESPACE_WORKS = (await probePidNamespace()).available;
 
 /** The program the fake agents' daemons run, as it shows in their command line. */
 const DAEMON_SOURCE = 'setInterval(() => {}, 1 << 30);';
@@ -122,6 +127,48 @@ describe.concurrent('adversarial: environment and processes', () => {
       return { result, seen, commands, before, after: await caseProcesses(where.tmp), tmp: where.tmp };
     });
 
+    // Without the bwrap sandbox, the commands' pid namespace ends their daemons; with GZ_BENCH_CONTAINMENT=sweep
+    // (or where no namespace can be made) the token sweep does.
+    const sweptOnly = shared(async () => {
+      const where = await scene();
+      await where.writeSuite('escapees', {}, daemonCases(where.project.dir));
+      const run = where.runSuite(['--json', '--sandbox', 'none'], { GZ_BENCH_CONTAINMENT: 'sweep' });
+      const { value: result, seen } = await watchCaseProcesses(where.tmp, run);
+      const pids = [
+        ...(await readPidFile(join(where.project.dir, 'setsid.pid'))),
+        ...(await readPidFile(join(where.project.dir, 'double.pid'))),
+      ];
+      return { result, seen, pids, after: await caseProcesses(where.tmp), tmp: where.tmp };
+    });
+
+    const scrubbed = shared(async () => {
+      const where = await scene();
+      const markers = [`gzmark-${randomUUID()}`, `gzmark-${randomUUID()}`];
+      // Each marker is assembled at run time, so that only its daemon's own command line holds it.
+      const [setsidDaemon, doubleForked] = markers.map(
+        (marker) =>
+          `M=${marker.slice(0, 6)}; setsid env -i /bin/sh -c "sleep 300; : $M${marker.slice(6)}" < /dev/null > /dev/null 2>&1 &`,
+      );
+      await where.writeSuite('scrubbed', {}, [
+        { id: 'setsid', prompt: `${setsidDaemon} sleep 1` },
+        { id: 'double-fork', prompt: `(${doubleForked}); sleep 1` },
+      ]);
+      const run = where.runSuite(['--json', '--sandbox', 'none']);
+      const seen = new Set<number>();
+      let done = false;
+      const settled = run.finally(() => {
+        done = true;
+      });
+      while (!done) {
+        for (const marker of markers) for (const pid of await processesWithMarker(marker)) seen.add(pid);
+        await Promise.race([settled.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 50))]);
+      }
+      const left = (await Promise.all(markers.map(processesWithMarker))).flat();
+      // Should they have survived, they must not outlive the test either.
+      for (const pid of left) killQuietly(pid);
+      return { result: await settled, seen: [...seen], left, tmp: where.tmp };
+    });
+
     it('setsid and double-forked daemons are dead once the CLI exits (--sandbox none)', async ({ expect }) => {
       const { result, seen, pids, before, after, tmp } = await unsandboxed();
       expect(before).toEqual([]);
@@ -151,6 +198,32 @@ describe.concurrent('adversarial: environment and processes', () => {
         expect(await readdir(tmp)).toEqual([]);
       },
     );
+
+    it.runIf(PID_NAMESPACE_WORKS)(
+      'daemons that scrubbed their environment (setsid env -i), which no sweep finds, are dead too (--sandbox none)',
+      async ({ expect }) => {
+        const { result, seen, left, tmp } = await scrubbed();
+        // Both ran, seen from the host while their cases ran, and neither outlived its case.
+        expect(seen).toHaveLength(2);
+        expect(left).toEqual([]);
+        const report = parseReport(result);
+        expect(resultOf(report, 'setsid')).toMatchObject({ passed: true, sandbox: 'none' });
+        expect(resultOf(report, 'double-fork')).toMatchObject({ passed: true, sandbox: 'none' });
+        expect(await readdir(tmp)).toEqual([]);
+      },
+    );
+
+    it('setsid and double-forked daemons are dead once the CLI exits (GZ_BENCH_CONTAINMENT=sweep)', async ({
+      expect,
+    }) => {
+      const { result, seen, pids, after, tmp } = await sweptOnly();
+      expect(pids).toHaveLength(2);
+      for (const pid of pids) expect(seen).toContain(pid);
+      expect(await waitUntilEnded(seen)).toEqual([]);
+      expect(after).toEqual([]);
+      expect(resultOf(parseReport(result), 'double-fork').passed).toBe(true);
+      expect(await readdir(tmp)).toEqual([]);
+    });
 
     it('an agent that ignores SIGTERM is killed at its 1 s timeout', async ({ expect }) => {
       const { result, seen, commands, after } = await unsandboxed();
@@ -235,4 +308,15 @@ async function descendants(pid: number, tmp: string): Promise<number[]> {
     return [...kept, ...(await Promise.all(kept.map(walk))).flat()];
   };
   return walk(pid);
+}
+
+/** Running processes (not this one) whose command line holds `marker`. */
+async function processesWithMarker(marker: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(marker) && (await isRunning(Number(entry)))) found.push(Number(entry));
+  }
+  return found;
 }

@@ -1,8 +1,9 @@
 import type { Writable } from 'node:stream';
+import type { CommandLaunch } from '../process/command-launch.js';
 import { runProcess } from '../process/run-process.js';
-import { killByToken } from '../process/sweep.js';
 import type { ProcessResult } from '../process/types.js';
 import type { CaseArea } from '../workspace/case-area.js';
+import type { LeftoverSweep } from './leftover-sweep.js';
 
 /** Runs one shell command of a case (setup, the agent, a command check) under the case's rules. */
 export type CommandRunner = (line: string, options?: CommandOptions) => Promise<ProcessResult>;
@@ -21,25 +22,29 @@ export interface CommandRules {
   env: Record<string, string>;
   timeoutMs: number;
   limits: { disk?: number; output?: number };
-  /** The bwrap argv prefix, when the case runs sandboxed. */
-  sandboxArgv?: string[];
+  /** How commands start, and what ends their leftovers (see `commandLaunch`). */
+  launch: CommandLaunch;
+  /** Told of every command that ran, for the token sweep where no pid namespace contains them. */
+  leftovers: LeftoverSweep;
   signal?: AbortSignal;
   killGraceMs?: number;
 }
 
 /**
- * Binds the case's environment, timeout, limits and sandbox to a runner. When a command ends, so does
- * everything it started: its process group by the process layer, and what left the group (setsid,
- * double forks) by the case token in its environment.
+ * Binds the case's environment, timeout, limits and launch to a runner. When a command ends, its
+ * process group has ended (the process layer) and, in a pid namespace, everything else it started;
+ * without one, what left the group (setsid, double forks) is the `leftovers` sweep's to end.
  */
 export function createCommandRunner(rules: CommandRules): CommandRunner {
+  const launcher = rules.launch.argv.length > 0 ? { argv: rules.launch.argv, infoFd: rules.launch.infoFd } : undefined;
   return async (line, options = {}) => {
-    const result = await runProcess({
+    rules.leftovers.commandRan();
+    return runProcess({
       command: line,
       cwd: rules.area.workspace,
       env: rules.env,
       timeoutMs: rules.timeoutMs,
-      ...(rules.sandboxArgv && { sandbox: { argv: rules.sandboxArgv } }),
+      ...(launcher && { sandbox: launcher }),
       ...(rules.limits.output !== undefined && { maxOutputBytes: rules.limits.output }),
       ...(rules.limits.disk !== undefined && { maxDiskBytes: { path: rules.area.root, limit: rules.limits.disk } }),
       ...(rules.signal && { signal: rules.signal }),
@@ -47,7 +52,5 @@ export function createCommandRunner(rules: CommandRules): CommandRunner {
       ...(options.log && { log: options.log }),
       ...(options.outputLimitBytes !== undefined && { outputLimitBytes: options.outputLimitBytes }),
     });
-    await killByToken(rules.area.token);
-    return result;
   };
 }

@@ -4,10 +4,9 @@ import { chmod, chown, mkdir, mkdtemp, readdir, realpath, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { compileForChild } from '../process/test-support/child-modules.js';
+import { compileForChild, coreSources } from '../process/test-support/child-modules.js';
 import { agent } from '../process/test-support/processes.js';
 import type { CaseResult } from '../report/model.js';
 import { parseOwnedDirName } from '../workspace/owned-dirs.js';
@@ -20,7 +19,6 @@ import { runCase } from './run-case.js';
 const run = promisify(execFile);
 const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
-const SRC = fileURLToPath(new URL('../', import.meta.url));
 
 let parent: string;
 beforeEach(async () => {
@@ -54,7 +52,7 @@ describe('runCase cleanup', () => {
 describe.runIf(isRoot)('runCase cleanup as a non-root user', () => {
   let modules: Awaited<ReturnType<typeof compileForChild>>;
   beforeAll(async () => {
-    modules = await compileForChild(await sourcesOf(SRC));
+    modules = await compileForChild(await coreSources());
     await writeFile(
       join(modules.dir, 'run-case.mjs'),
       `import { runCase } from './case/run-case.js';
@@ -117,13 +115,4 @@ async function waitFor(done: () => boolean | Promise<boolean>, timeoutMs = 10_00
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await delay(25);
   }
-}
-
-/** Every source file of core (relative to src), tests and test support left out. */
-async function sourcesOf(src: string): Promise<string[]> {
-  const entries = await readdir(src, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
-    .map((entry) => relative(src, join(entry.parentPath, entry.name)))
-    .filter((path) => !path.split('/').includes('test-support'));
 }

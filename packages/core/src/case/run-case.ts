@@ -2,8 +2,9 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { CaseLogs } from '../logs/case-logs.js';
 import type { CaseLogLocation } from '../logs/log-paths.js';
-import { type ResolvedSandbox, sandboxArgv } from '../process/sandbox.js';
-import { CASE_TOKEN_ENV, killByToken, newCaseToken } from '../process/sweep.js';
+import { commandLaunch } from '../process/command-launch.js';
+import type { ResolvedSandbox } from '../process/sandbox.js';
+import { CASE_TOKEN_ENV, newCaseToken } from '../process/sweep.js';
 import type { CaseResult, FailedStep } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { DIR_ENV, renderTemplate } from '../template/render-template.js';
@@ -16,6 +17,7 @@ import { tempDirFault } from '../workspace/temp-dir.js';
 import { caseEnv } from './agent-env.js';
 import { caseByteLimits, caseTimeoutSec } from './case-limits.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
+import { LeftoverSweep } from './leftover-sweep.js';
 import { type PreparedWorkspace, prepareWorkspace } from './prepare-workspace.js';
 import { inlinePromptProblem, promptEnv } from './prompt-delivery.js';
 import { runSteps } from './steps.js';
@@ -79,14 +81,15 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
     if (fault === undefined) throw error;
     return notRun(testCase, started, sandbox, 'harness', `could not create the case area: ${fault}`);
   }
+  const leftovers = new LeftoverSweep(token);
   let result: CaseResult;
   try {
-    result = await runInArea(testCase, options, { area, command, sandbox, repo, started });
+    result = await runInArea(testCase, options, { area, command, sandbox, repo, started, leftovers });
   } catch (error) {
-    await finishCase(area, options.keep === true);
+    await finishCase(area, leftovers, options.keep === true);
     throw error;
   }
-  const problem = await finishCase(area, options.keep === true);
+  const problem = await finishCase(area, leftovers, options.keep === true);
   // Cleaning up is the harness's business: the case keeps its outcome and checks, and says what remains.
   return problem === undefined ? result : { ...result, warnings: [...(result.warnings ?? []), problem] };
 }
@@ -97,10 +100,11 @@ interface AreaContext {
   sandbox: ResolvedSandbox;
   repo: string | undefined;
   started: number;
+  leftovers: LeftoverSweep;
 }
 
 async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaContext): Promise<CaseResult> {
-  const { area, command, sandbox, repo, started } = context;
+  const { area, command, sandbox, repo, started, leftovers } = context;
   await writePromptFile(area, testCase.prompt);
   const env: Record<string, string> = {
     // A check that runs git must not run hooks or an fsmonitor that the agent wrote into .git/config.
@@ -137,19 +141,22 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
   }
   const timeoutMs = caseTimeoutSec(testCase, options.timeoutSec) * 1000;
   const logs = options.logs === undefined ? undefined : await prepareLogs(options.logs, warnings);
+  const launch = await commandLaunch({
+    sandbox: sandbox.kind,
+    area: area.root,
+    workspace: area.workspace,
+    readOnly: [area.promptFile],
+    network: testCase.network !== false,
+    ...(options.env && { env: options.env }),
+  });
+  leftovers.containment = launch.containment;
   const run: CommandRunner = createCommandRunner({
     area,
     env,
     timeoutMs,
     limits: caseByteLimits(testCase),
-    ...(sandbox.kind === 'bwrap' && {
-      sandboxArgv: sandboxArgv({
-        area: area.root,
-        workspace: area.workspace,
-        readOnly: [area.promptFile],
-        network: testCase.network !== false,
-      }),
-    }),
+    launch,
+    leftovers,
     ...(options.signal && { signal: options.signal }),
     ...(options.killGraceMs !== undefined && { killGraceMs: options.killGraceMs }),
   });
@@ -161,6 +168,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     allowSecrets: options.allowSecrets === true,
     run,
     logs,
+    settleLeftovers: () => leftovers.settle(),
     ...(options.signal && { signal: options.signal }),
   });
   warnings.push(...(outcome.warnings ?? []));
@@ -196,9 +204,9 @@ async function prepareLogs(location: CaseLogLocation, warnings: string[]): Promi
  * could not be removed; it then stays on disk, named after this process, and is removed when this
  * process ends or, failing that, by the next run's cleanStaleAreas.
  */
-async function finishCase(area: CaseArea, keep: boolean): Promise<string | undefined> {
-  // Whatever escaped the process groups (setsid, double forks) still carries the case's token.
-  await killByToken(area.token);
+async function finishCase(area: CaseArea, leftovers: LeftoverSweep, keep: boolean): Promise<string | undefined> {
+  // Without a pid namespace, whatever escaped the process groups (setsid, double forks) carries the token.
+  await leftovers.settle();
   try {
     if (keep) await releaseCaseArea(area);
     else await removeCaseArea(area);

@@ -24,6 +24,8 @@ export interface StepContext {
   /** Whether secret-looking fixture files were copied, so protected paths compare like with like. */
   allowSecrets: boolean;
   run: CommandRunner;
+  /** Ends what the commands so far left running, where no pid namespace did (see leftover-sweep.ts). */
+  settleLeftovers: () => Promise<void>;
   /** Ends a regular expression match under way when aborted, as the runner's signal ends commands. */
   signal?: AbortSignal;
   /** Where each command's whole output goes; no logs without it. */
@@ -73,6 +75,8 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
       });
     }
   }
+  // Nothing of the setup runs alongside the agent.
+  await context.settleLeftovers();
 
   const { result, log: agentLog } = await logged.run(context.command, 'agent');
   const agent = { ...toAgentRun(result), ...(agentLog !== undefined && { log: agentLog }) };
@@ -81,6 +85,8 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     const step = result.aborted ? 'harness' : 'agent';
     return withLogs({ checkResults: notEvaluated(), agent, failure: { step, message: `agent command ${failure}` } });
   }
+  // Nothing of the agent changes the workspace while it is checked.
+  await context.settleLeftovers();
 
   // Checks must never read through a workspace that the agent swapped for a link elsewhere.
   const broken = await assertWorkspaceIntact(context.area);

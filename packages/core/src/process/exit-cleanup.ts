@@ -47,7 +47,8 @@ function track<T>(set: Set<T>, item: T, guarded: (item: T) => GuardedItem): () =
 function cleanUp(): void {
   for (const groupId of liveGroups) signalProcessGroup(groupId, 'SIGKILL');
   liveGroups.clear();
-  for (const token of liveTokens) killByTokenSync(token, { timeoutMs: 1000 });
+  // One pass over /proc for all of them.
+  if (liveTokens.size > 0) killByTokenSync([...liveTokens], { timeoutMs: 1000 });
   liveTokens.clear();
   for (const dir of liveWorkspaces) {
     try {

@@ -8,7 +8,9 @@ import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { removeTree } from '../workspace/remove-tree.js';
-import { decodeMessage, encodeMessage } from './guardian-protocol.js';
+import { GUARDIAN_NAME } from './guardian.js';
+import { encodeMessage } from './guardian-protocol.js';
+import { GUARDIAN_SCRIPT } from './guardian-script.js';
 import { compileForChild } from './test-support/child-modules.js';
 import { isRunning, killStrays } from './test-support/processes.js';
 
@@ -22,12 +24,13 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   modules = await compileForChild([
     'process/guardian.ts',
-    'process/guardian-main.ts',
+    'process/guardian-script.ts',
     'process/guardian-protocol.ts',
     'process/exit-cleanup.ts',
     'process/kill-tree.ts',
     'process/sweep.ts',
     'process/proc-stat.ts',
+    'process/proc-read.ts',
     'workspace/case-area.ts',
     'workspace/owned-dirs.ts',
     'workspace/owner-record.ts',
@@ -90,7 +93,7 @@ async function startHarness(mode: 'idle' | 'busy', watch?: number): Promise<Harn
   const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   const report = JSON.parse(line) as Omit<Harness, 'child' | 'guardian'>;
   strays.push(report.agent, report.daemon);
-  const guardians = childrenOf(child.pid as number).filter((pid) => commandLine(pid).includes('guardian-main.js'));
+  const guardians = childrenOf(child.pid as number).filter((pid) => commandLine(pid).includes(GUARDIAN_NAME));
   expect(guardians).toHaveLength(1);
   strays.push(...guardians);
   return { child, ...report, guardian: guardians[0] as number };
@@ -156,32 +159,74 @@ describe.runIf(linux)('the guardian of a harness process', () => {
   }, 20_000);
 });
 
+/** What the guardian script, in its print mode, would do with these lines once its stdin closes. */
+function dryRun(lines: string[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', GUARDIAN_SCRIPT, GUARDIAN_NAME, 'print'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', () => resolve(output.split('\n').filter(Boolean)));
+    child.stdin.end(lines.map((line) => `${line}\n`).join(''));
+  });
+}
+
 describe('the guardian protocol', () => {
-  it('round-trips every message', () => {
-    const messages = [
-      { op: 'add', kind: 'group', value: 1234 },
-      { op: 'remove', kind: 'token', value: 'a'.repeat(32) },
-      { op: 'add', kind: 'dir', value: '/tmp/gz-bench-1-2-AbC123' },
-      { op: 'watch', pid: 42 },
-    ] as const;
-    for (const message of messages) expect(decodeMessage(encodeMessage(message).trim())).toEqual(message);
+  const token = 'a'.repeat(32);
+
+  it('encodes every message as the line the guardian reads, and nothing it would refuse', () => {
+    expect(encodeMessage({ op: 'add', kind: 'group', value: 1234 })).toBe('add group 1234\n');
+    expect(encodeMessage({ op: 'remove', kind: 'token', value: token })).toBe(`remove token ${token}\n`);
+    expect(encodeMessage({ op: 'add', kind: 'dir', value: '/tmp/a b' })).toBe('add dir /tmp/a b\n');
+    expect(encodeMessage({ op: 'watch', pid: 42 })).toBe('watch 42\n');
+    expect(encodeMessage({ op: 'add', kind: 'group', value: 1 })).toBeUndefined();
+    expect(encodeMessage({ op: 'add', kind: 'token', value: 'abc' })).toBeUndefined();
+    expect(encodeMessage({ op: 'add', kind: 'dir', value: '/tmp/line\nbreak' })).toBeUndefined();
+    expect(encodeMessage({ op: 'watch', pid: 0 })).toBeUndefined();
   });
 
-  it('refuses what could make it kill or remove more than it was given', () => {
-    for (const line of [
-      '{"op":"add","kind":"group","value":1}',
-      '{"op":"add","kind":"group","value":0}',
-      '{"op":"add","kind":"group","value":-5}',
-      '{"op":"add","kind":"group","value":"12"}',
-      '{"op":"add","kind":"token","value":"abc"}',
-      '{"op":"add","kind":"dir","value":"relative"}',
-      '{"op":"add","kind":"dir","value":"/"}',
-      '{"op":"watch","pid":1}',
-      '{"op":"kill","kind":"group","value":1234}',
-      'not json',
-      'null',
-    ]) {
-      expect(decodeMessage(line)).toBeUndefined();
-    }
+  it('kills, sweeps and removes what is still guarded when stdin closes, and nothing released', async () => {
+    const other = 'b'.repeat(32);
+    expect(
+      await dryRun([
+        'add group 1234',
+        'add group 555',
+        'add group 555',
+        'remove group 1234',
+        `add token ${token}`,
+        `add token ${other}`,
+        `remove token ${token}`,
+        'add dir /tmp/gz-bench-1-2-AbC123',
+        'add dir /tmp/with space/a*b',
+        'add dir /tmp/released',
+        'remove dir /tmp/released',
+      ]),
+    ).toEqual(['kill 555', `sweep ${other}`, 'remove /tmp/gz-bench-1-2-AbC123', 'remove /tmp/with space/a*b']);
+  });
+
+  it('refuses what could make it kill or remove more than it was given', async () => {
+    expect(
+      await dryRun([
+        'add group 1',
+        'add group 0',
+        'add group -5',
+        'add group 0123',
+        'add group 12345678901',
+        'add group 12a',
+        'add token abc',
+        `add token ${'A'.repeat(32)}`,
+        'add dir relative',
+        'add dir /',
+        'add dir',
+        'watch 1',
+        'kill group 1234',
+        'not a message',
+        '',
+      ]),
+    ).toEqual([]);
   });
 });

@@ -1,20 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { encodeMessage, type GuardedItem, type GuardianMessage } from './guardian-protocol.js';
+import { GUARDIAN_SCRIPT } from './guardian-script.js';
 
 // No code runs in a process that is SIGKILLed (the OOM killer, a CI runner cancelling a job, `kill -9`),
 // so what its cases started would run on to their timeouts, and their areas would stay on disk. A
-// guardian is a small separate process (guardian-main.ts) that each harness process starts the first
-// time it has something to guard, and tells, through a pipe, what that is. The pipe closes when the
-// harness process dies, however it dies, and the guardian then kills and removes what it was told of.
-// Being a process of its own, it acts even when the harness's event loop is stuck in a long
-// synchronous task. It runs detached, in a session of its own, so that a terminal's Ctrl-C or the
-// kill of the harness's process group leaves it to clean up.
+// guardian is a small separate process that each harness process starts the first time it has
+// something to guard, and tells, through a pipe, what that is. The pipe closes when the harness
+// process dies, however it dies, and the guardian then kills and removes what it was told of. Being a
+// process of its own, it acts even when the harness's event loop is stuck in a long synchronous task.
+// It runs detached, in a session of its own, so that a terminal's Ctrl-C or the kill of the harness's
+// process group leaves it to clean up. It is a shell script (guardian-script.ts): one per Vitest worker
+// and one for the main process, each about a megabyte of memory, where a `node` process took 45.
 
-// Next to this module in dist/; absent when the sources run untranspiled (the unit tests), where
-// exit-cleanup.ts alone covers the ordinary ways of ending.
-const GUARDIAN_ENTRY = fileURLToPath(new URL('./guardian-main.js', import.meta.url));
+/** The guardian's name in its command line (`ps`), as its `$0`. */
+export const GUARDIAN_NAME = 'gz-bench-guardian';
 
 let guardian: ChildProcess | null | undefined;
 
@@ -39,23 +38,26 @@ export function dieWith(pid: number): void {
 }
 
 function send(message: GuardianMessage): void {
+  const line = encodeMessage(message);
+  // What the guardian would refuse is not sent; the exit handlers (exit-cleanup.ts) still cover it.
+  if (line === undefined) return;
   const child = guardian === undefined ? startGuardian() : guardian;
   // A write to a pipe with room is made at once, so that even a process that dies right after
   // releasing an area (a kept one) has told its guardian.
-  child?.stdin?.write(encodeMessage(message));
+  child?.stdin?.write(line);
 }
 
 function startGuardian(): ChildProcess | null {
   guardian = null;
-  if (!existsSync(GUARDIAN_ENTRY)) return null;
+  if (process.platform === 'win32') return null;
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [GUARDIAN_ENTRY], {
+    child = spawn('/bin/sh', ['-c', GUARDIAN_SCRIPT, GUARDIAN_NAME, 'run'], {
       detached: true,
       // At the root, so that it holds no directory of the harness's (a case's, say) as its cwd.
       cwd: '/',
       stdio: ['pipe', 'ignore', 'ignore'],
-      // Nothing of the harness's environment: no case token, no secrets, no NODE_OPTIONS.
+      // Nothing of the harness's environment: no case token, no secrets.
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     });
   } catch {

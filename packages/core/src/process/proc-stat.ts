@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { readProcFile } from './proc-read.js';
 
 /** The fields of /proc/<pid>/stat the process layer uses. */
 export interface ProcessStat {
@@ -43,4 +44,19 @@ export async function readProcessStat(pid: number | 'self'): Promise<ProcessStat
  */
 export function isRunningState(stat: ProcessStat | undefined): boolean {
   return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
+}
+
+// USER_HZ, the unit of start times in /proc/<pid>/stat: 100 on every architecture Linux runs on today
+// (alpha, which had 1024, is gone). Where it were larger, times computed with 100 would only be earlier,
+// which is the safe side for a lower bound.
+const USER_HZ = 100;
+
+/**
+ * Now, in the clock ticks after boot in which /proc/<pid>/stat gives start times, rounded down; a
+ * lower bound for the start time of any process started from now on. Undefined without /proc.
+ */
+export function clockTicksNow(): number | undefined {
+  const uptime = readProcFile('/proc/uptime')?.toString('latin1');
+  const seconds = uptime === undefined ? Number.NaN : Number.parseFloat(uptime);
+  return Number.isFinite(seconds) ? Math.floor(seconds * USER_HZ) : undefined;
 }

@@ -38,7 +38,8 @@ interface ResolvedRunProcessOptions {
   /** What to spawn: `/bin/sh -c command`, or the same behind a sandbox's argv. */
   file: string;
   args: string[];
-  sandboxed: boolean;
+  /** Whether fd 3 is a pipe on which the launcher reports its pid 1 (see sandbox-init.ts). */
+  infoFd: boolean;
 }
 
 interface ChildExit {
@@ -65,7 +66,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
       // The shell (or the sandbox's bwrap) leads a new process group, so the whole tree can be signalled as one.
       detached: true,
       // A sandbox launcher gets one more pipe, on which bwrap reports its pid 1 (see sandbox-init.ts).
-      stdio: settings.sandboxed ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+      stdio: settings.infoFd ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     });
   } catch (error) {
     // Synchronous failures: invalid arguments such as a NUL byte in the command or env, and exec's
@@ -80,7 +81,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   const streams = [child.stdout, child.stderr].filter((stream): stream is Readable => stream !== null);
   log?.attach(streams);
   const streamsClosed = Promise.all(streams.map(collectInto(output, log, () => checkOutputLimit())));
-  const infoStream = settings.sandboxed ? (child.stdio[SANDBOX_INFO_FD] as Readable | null) : null;
+  const infoStream = settings.infoFd ? (child.stdio[SANDBOX_INFO_FD] as Readable | null) : null;
   const sandboxInit = infoStream === null ? Promise.resolve(undefined) : readSandboxInit(infoStream);
   const exited = waitForExit(child);
 
@@ -227,7 +228,8 @@ function resolveRunProcessOptions(options: RunProcessOptions): ResolvedRunProces
     // Copied, so that a caller changing its object mid-run cannot move the watched path.
     maxDiskBytes: options.maxDiskBytes && { ...options.maxDiskBytes },
     log: options.log,
-    sandboxed: sandboxArgv !== undefined,
+    // A launcher that does not report on fd 3 must not get it: whatever it runs would inherit it.
+    infoFd: sandboxArgv !== undefined && options.sandbox?.infoFd !== false,
     file: sandboxArgv?.[0] ?? '/bin/sh',
     args:
       sandboxArgv === undefined ? ['-c', options.command] : [...sandboxArgv.slice(1), '/bin/sh', '-c', options.command],

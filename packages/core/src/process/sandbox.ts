@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createOwnedDir } from '../workspace/owned-dirs.js';
+import { findOnPath } from './find-on-path.js';
 import { SANDBOX_INFO_FD } from './sandbox-init.js';
 
 // An agent runs inside bubblewrap (bwrap) when it is installed and works: the host filesystem is
@@ -129,18 +128,6 @@ let cachedBwrapPath: { path: string | undefined } | undefined;
 export function locateBwrap(): string | undefined {
   cachedBwrapPath ??= { path: findOnPath('bwrap', process.env.PATH ?? '') };
   return cachedBwrapPath.path;
-}
-
-function findOnPath(name: string, searchPath: string): string | undefined {
-  for (const directory of searchPath.split(delimiter)) {
-    if (directory === '') continue;
-    const candidate = join(directory, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  return undefined;
 }
 
 let cachedProbe: Promise<SandboxProbe> | undefined;

@@ -6,12 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { clockTicksNow } from './proc-stat.js';
 import {
   CASE_TOKEN_ENV,
   environHas,
   isCaseToken,
   killByToken,
   killByTokenSync,
+  killByTokens,
   newCaseToken,
   parseStat,
 } from './sweep.js';
@@ -209,6 +211,28 @@ describe.runIf(linux)('killByToken', () => {
     expect(carriersOf(caseToken)).toEqual([]);
   });
 
+  it('skips processes that started before `startedAfter` without looking further', async () => {
+    const caseToken = token();
+    const before = clockTicksNow() as number;
+    const target = startSleeper({ [CASE_TOKEN_ENV]: caseToken });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A bound past its start: the carrier counts as older than the case, and is spared.
+    expect(await killByToken(caseToken, { startedAfter: before + 60 * 100 })).toEqual([]);
+    expect(isRunning(target)).toBe(true);
+    expect(await killByToken(caseToken, { startedAfter: before })).toEqual([target]);
+    expect(isRunning(target)).toBe(false);
+  });
+
+  it('kills the carriers of several tokens, and only theirs, in one sweep', async () => {
+    const [first, second, other] = [token(), token(), token()];
+    const targets = [startSleeper({ [CASE_TOKEN_ENV]: first }), startSleeper({ [CASE_TOKEN_ENV]: second })];
+    const bystander = startSleeper({ [CASE_TOKEN_ENV]: other });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await killByTokens([first, second])).toEqual([...targets].sort((a, b) => a - b));
+    expect(isRunning(bystander)).toBe(true);
+    expect(killByTokenSync([other])).toEqual([bystander]);
+  });
+
   it('returns [] when nothing carries the token, and refuses a malformed token', async () => {
     expect(await killByToken(token())).toEqual([]);
     await expect(killByToken('')).rejects.toThrow(TypeError);
@@ -230,7 +254,7 @@ describe.runIf(linux)('killByToken', () => {
   describe('spares the calling process and its ancestors, even when they carry the token', () => {
     let modules: Awaited<ReturnType<typeof compileForChild>>;
     beforeAll(async () => {
-      modules = await compileForChild(['process/sweep.ts', 'process/proc-stat.ts']);
+      modules = await compileForChild(['process/sweep.ts', 'process/proc-stat.ts', 'process/proc-read.ts']);
       // Sweeps its own token from inside a token-carrying process whose parent carries it too.
       await writeFile(
         join(modules.dir, 'sweep-self.mjs'),

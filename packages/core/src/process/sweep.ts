@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
-import { setTimeout as delay } from 'node:timers/promises';
-import { isRunningState, type ProcessStat, parseStat, readProcessStat } from './proc-stat.js';
+import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
+import { listPids, readProcFile } from './proc-read.js';
+import { isRunningState, parseStat } from './proc-stat.js';
 
 export { type ProcessStat, parseStat, readProcessStat } from './proc-stat.js';
 
@@ -19,6 +18,12 @@ export { type ProcessStat, parseStat, readProcessStat } from './proc-stat.js';
 // - A pid is checked and then killed by number: a process that exits and whose pid is reused by an
 //   unrelated process in that instant would be hit. With 128-bit tokens and millisecond gaps this
 //   needs pid wrap-around inside the gap.
+//
+// Cost: one pass reads a small file per process on the machine, so it is used only where no pid
+// namespace contains a case's commands (see command-launch.ts), and run as rarely as correctness
+// allows (see case/leftover-sweep.ts). A pass skips processes that started before the case, by their
+// start time in /proc/<pid>/stat, before reading the (costlier) environment; and it reads with plain
+// synchronous calls, a batch at a time, which costs a fraction of one asynchronous read per file.
 
 /** Name of the environment variable that carries a case's token into every command it runs. */
 export const CASE_TOKEN_ENV = 'GZ_BENCH_CASE_TOKEN';
@@ -43,6 +48,11 @@ export function isCaseToken(value: unknown): value is string {
 export interface KillByTokenOptions {
   /** Stop sweeping after this many milliseconds, even if token carriers remain. @default 5000 */
   timeoutMs?: number;
+  /**
+   * Clock ticks after boot (as /proc/<pid>/stat field 22, see `clockTicksNow`) before which no carrier
+   * can have started, such as the start of its case: older processes are skipped unread. @default 0
+   */
+  startedAfter?: number;
 }
 
 /**
@@ -50,40 +60,46 @@ export interface KillByTokenOptions {
  * again until a sweep finds none (a dying daemon may fork between sweeps) or the timeout passes.
  * Never signals the current process or its ancestors. Returns the pids it killed; [] without /proc.
  */
-export async function killByToken(token: string, options: KillByTokenOptions = {}): Promise<number[]> {
-  const needle = tokenNeedle(token);
-  if (process.platform !== 'linux') return [];
+export function killByToken(token: string, options: KillByTokenOptions = {}): Promise<number[]> {
+  return killByTokens([token], options);
+}
+
+/** `killByToken` for several tokens in one pass over /proc per sweep. */
+export async function killByTokens(tokens: readonly string[], options: KillByTokenOptions = {}): Promise<number[]> {
+  const needles = tokens.map(tokenNeedle);
+  if (process.platform !== 'linux' || needles.length === 0) return [];
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_SWEEP_TIMEOUT_MS);
+  const startedAfter = options.startedAfter ?? 0;
   const killed = new Set<number>();
   for (;;) {
-    const carriers = await findCarriers(needle);
+    const carriers = await findCarriers(needles, startedAfter);
     if (carriers.length === 0) break;
     for (const pid of carriers) if (sendKill(pid)) killed.add(pid);
     // Sweep again only once this round is dead: what it forked before dying is then visible in /proc,
     // so a sweep that finds nothing means nothing is left.
-    while (Date.now() < deadline && (await anyRunning(carriers))) await delay(POLL_MS);
+    while (Date.now() < deadline && carriers.some(isRunningPid)) await delay(POLL_MS);
     if (Date.now() >= deadline) break;
   }
   return [...killed].sort((a, b) => a - b);
 }
 
 /**
- * `killByToken` for `process.on('exit')` handlers, where nothing asynchronous runs: the same sweep with
- * synchronous reads, blocking the thread for at most `timeoutMs`.
+ * `killByTokens` for `process.on('exit')` handlers, where nothing asynchronous runs: the same sweep,
+ * blocking the thread for at most `timeoutMs`.
  */
-export function killByTokenSync(token: string, options: KillByTokenOptions = {}): number[] {
-  const needle = tokenNeedle(token);
-  if (process.platform !== 'linux') return [];
+export function killByTokenSync(token: string | readonly string[], options: KillByTokenOptions = {}): number[] {
+  const needles = (typeof token === 'string' ? [token] : token).map(tokenNeedle);
+  if (process.platform !== 'linux' || needles.length === 0) return [];
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_SWEEP_TIMEOUT_MS);
+  const startedAfter = options.startedAfter ?? 0;
   const killed = new Set<number>();
   const sleeper = new Int32Array(new SharedArrayBuffer(4));
   for (;;) {
-    const carriers = findCarriersSync(needle);
+    const spared = protectedPids();
+    const carriers = listPids().filter((pid) => carries(pid, needles, startedAfter, spared));
     if (carriers.length === 0) break;
     for (const pid of carriers) if (sendKill(pid)) killed.add(pid);
-    while (Date.now() < deadline && carriers.some((pid) => isRunningStat(readTextSync(`/proc/${pid}/stat`)))) {
-      Atomics.wait(sleeper, 0, 0, POLL_MS);
-    }
+    while (Date.now() < deadline && carriers.some(isRunningPid)) Atomics.wait(sleeper, 0, 0, POLL_MS);
     if (Date.now() >= deadline) break;
   }
   return [...killed].sort((a, b) => a - b);
@@ -106,73 +122,53 @@ function tokenNeedle(token: string): Buffer {
   return Buffer.from(`${CASE_TOKEN_ENV}=${token}`);
 }
 
-async function findCarriers(needle: Buffer): Promise<number[]> {
-  const entries = await readdir('/proc').catch(() => [] as string[]);
-  const spared = await protectedPids();
-  const pids = entries.filter((entry) => /^\d+$/.test(entry)).map(Number);
-  const matches = await Promise.all(
-    pids.map(async (pid) => {
-      if (spared.has(pid)) return false;
-      // ENOENT/ESRCH: gone since readdir. EACCES/EPERM: another user's process. Both are skipped.
-      const environ = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
-      if (environ === undefined || !environHas(environ, needle)) return false;
-      return isRunningStat(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined));
-    }),
-  );
-  return pids.filter((_, index) => matches[index]);
+// Processes examined between two turns of the event loop: a few milliseconds of reading at most.
+const BATCH = 128;
+
+async function findCarriers(needles: Buffer[], startedAfter: number): Promise<number[]> {
+  const spared = protectedPids();
+  const pids = listPids();
+  const carriers: number[] = [];
+  for (let start = 0; start < pids.length; start += BATCH) {
+    if (start > 0) await yieldToLoop();
+    for (const pid of pids.slice(start, start + BATCH))
+      if (carries(pid, needles, startedAfter, spared)) carriers.push(pid);
+  }
+  return carriers;
 }
 
-function findCarriersSync(needle: Buffer): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
+/** Whether `pid` runs (not a zombie) with one of the needles in its environment. */
+function carries(pid: number, needles: Buffer[], startedAfter: number, spared: Set<number>): boolean {
+  if (spared.has(pid)) return false;
+  if (startedAfter > 0) {
+    // Start time first: most processes of a machine are older than the case and need no more reading.
+    const stat = readStat(pid);
+    if (stat === undefined || stat.startTime < startedAfter || !isRunningState(stat)) return false;
   }
-  const spared = protectedPidsSync();
-  return entries
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((pid) => {
-      if (spared.has(pid)) return false;
-      let environ: Buffer;
-      try {
-        environ = readFileSync(`/proc/${pid}/environ`);
-      } catch {
-        return false;
-      }
-      return environHas(environ, needle) && isRunningStat(readTextSync(`/proc/${pid}/stat`));
-    });
+  // Undefined: gone since the listing (ENOENT, ESRCH), or another user's process (EACCES, EPERM).
+  const environ = readProcFile(`/proc/${pid}/environ`);
+  if (environ === undefined || !needles.some((needle) => environHas(environ, needle))) return false;
+  return startedAfter > 0 || isRunningPid(pid);
 }
 
 /** The current process and its ancestors: a harness started with a token in its own env must survive. */
-async function protectedPids(): Promise<Set<number>> {
+function protectedPids(): Set<number> {
   const pids = new Set([process.pid]);
-  let stat = await readProcessStat('self');
+  let stat = readStat('self');
   while (stat !== undefined && stat.parentPid > 0 && !pids.has(stat.parentPid)) {
     pids.add(stat.parentPid);
-    stat = await readProcessStat(stat.parentPid);
+    stat = readStat(stat.parentPid);
   }
   return pids;
 }
 
-function protectedPidsSync(): Set<number> {
-  const pids = new Set([process.pid]);
-  let stat = readStatSync('self');
-  while (stat !== undefined && stat.parentPid > 0 && !pids.has(stat.parentPid)) {
-    pids.add(stat.parentPid);
-    stat = readStatSync(stat.parentPid);
-  }
-  return pids;
+function isRunningPid(pid: number): boolean {
+  return isRunningState(readStat(pid));
 }
 
-async function anyRunning(pids: number[]): Promise<boolean> {
-  const texts = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined)));
-  return texts.some(isRunningStat);
-}
-
-function isRunningStat(text: string | undefined): boolean {
-  return text !== undefined && isRunningState(parseStat(text));
+function readStat(pid: number | 'self') {
+  const text = readProcFile(`/proc/${pid}/stat`)?.toString('latin1');
+  return text === undefined ? undefined : parseStat(text);
 }
 
 function sendKill(pid: number): boolean {
@@ -182,18 +178,5 @@ function sendKill(pid: number): boolean {
   } catch {
     // ESRCH: it ended on its own. EPERM: not ours to signal. Either way there is nothing to do.
     return false;
-  }
-}
-
-function readStatSync(pid: number | 'self'): ProcessStat | undefined {
-  const text = readTextSync(`/proc/${pid}/stat`);
-  return text === undefined ? undefined : parseStat(text);
-}
-
-function readTextSync(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
   }
 }

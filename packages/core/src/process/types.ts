@@ -50,10 +50,16 @@ export interface DiskLimit {
   intervalMs?: number;
 }
 
-/** Runs the command inside a sandbox. */
+/** Runs the command behind a launcher: a sandbox, or a pid namespace of its own. */
 export interface SandboxLaunch {
-  /** Executable and arguments put before `/bin/sh -c <command>`, e.g. from `sandboxArgv()`. */
+  /** Executable and arguments put before `/bin/sh -c <command>`, e.g. from `sandboxArgv()` or `commandLaunch()`. */
   argv: string[];
+  /**
+   * Whether the launcher reports its pid 1 on fd 3 (bwrap's `--info-fd 3`); fd 3 is then a pipe, and
+   * the result waits for that process too. False for a launcher that does not (`unshare`), which
+   * then gets no fd 3 at all. @default true
+   */
+  infoFd?: boolean;
 }
 
 /** Combined stdout+stderr, kept as head and tail when it outgrows the limit. */

@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { showRegex } from '../regex/show-regex.js';
+import { compiles } from './compiles.js';
+
+// fast-validate.ts holds a second, faster statement of these rules for suites that keep them; a rule
+// changed here must change there too (fast-validate.test.ts holds the two to each other, and stops
+// the fast path on a key it does not know).
 
 /** Default per-case timeout, in seconds, when a case sets no `timeoutSec`. */
 export const DEFAULT_TIMEOUT_SEC = 120;
@@ -27,16 +32,6 @@ const EXIT_CODE = 'must be an exit code from 0 to 255';
 /** A value as a message shows it: JSON, except for numbers JSON cannot write. */
 function showValue(value: unknown): string {
   return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
-}
-
-/** Throws nothing: tells whether `new RegExp(pattern, flags)` would. */
-function compiles(pattern: string, flags = ''): boolean {
-  try {
-    new RegExp(pattern, flags);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A workspace-relative path named by a check. */

@@ -213,8 +213,10 @@ describe('in a child process', () => {
       'workspace/remove-tree.ts',
       'process/guardian.ts',
       'process/guardian-protocol.ts',
+      'process/guardian-script.ts',
       'process/sweep.ts',
       'process/proc-stat.ts',
+      'process/proc-read.ts',
       'process/exit-cleanup.ts',
       'process/kill-tree.ts',
     ]);

@@ -1,12 +1,13 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GUARDIAN_NAME } from '../process/guardian.js';
 import { CASE_TOKEN_ENV, killByToken, newCaseToken } from '../process/sweep.js';
 import { compileForChild } from '../process/test-support/child-modules.js';
 import { deadPid, isRunning, killStrays } from '../process/test-support/processes.js';
@@ -32,8 +33,10 @@ beforeAll(async () => {
     'workspace/stale-areas.ts',
     'process/guardian.ts',
     'process/guardian-protocol.ts',
+    'process/guardian-script.ts',
     'process/sweep.ts',
     'process/proc-stat.ts',
+    'process/proc-read.ts',
     'process/exit-cleanup.ts',
     'process/kill-tree.ts',
   ]);
@@ -88,9 +91,19 @@ async function harnessKilledMidCase(): Promise<{ root: string; daemon: number; t
   const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   const report = JSON.parse(line) as { root: string; daemon: number };
   strays.push(report.daemon);
+  // Its guardian first, as if both had been killed at once: what is left is the next run's to clean.
+  for (const guardian of guardiansOf(child.pid as number)) process.kill(guardian, 'SIGKILL');
   child.kill('SIGKILL');
   await once(child, 'exit');
   return { ...report, token };
+}
+
+/** The guardian processes among the children of `pid`. */
+function guardiansOf(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`)
+    .flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean))
+    .map(Number)
+    .filter((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(GUARDIAN_NAME));
 }
 
 /** A hand-written area, as another harness would leave it. */
@@ -157,12 +170,13 @@ describe.runIf(linux)('cleanStaleAreas', () => {
       expect(existsSync(join(root, 'workspace', 'file'))).toBe(true);
   });
 
-  it('removes an area whose harness died before writing owner.json, and the cache dir of a dead run', async () => {
+  it('removes an area whose harness died before writing owner.json, and the cache and slot dirs of a dead run', async () => {
     const dead = deadPid();
     const unfinished = await fakeArea(`${CASE_AREA_PREFIX}${dead}-12345-AbC123`, undefined);
     const cache = await fakeArea(`gz-bench-cache-${dead}-12345-XyZ789`, undefined);
+    const slots = await fakeArea(`gz-bench-slots-${dead}-12345-SlOt42`, undefined);
     const result = await cleanStaleAreas(parent);
-    expect(result.removed.sort()).toEqual([unfinished, cache].sort());
+    expect(result.removed.sort()).toEqual([unfinished, cache, slots].sort());
     expect(await readdir(parent)).toEqual([]);
   });
 
@@ -178,6 +192,7 @@ describe.runIf(linux)('cleanStaleAreas', () => {
       keptOlder,
       await fakeArea(`${CASE_AREA_PREFIX}${live}-Live01`, undefined),
       await fakeArea(`gz-bench-cache-${live}-Live02`, undefined),
+      await fakeArea(`gz-bench-slots-${live}-Live03`, undefined),
       // Shaped almost like ours: a user's own directories.
       await fakeArea('gz-bench-backup', undefined),
       await fakeArea(`gz-bench-${dead}-1-toolong7`, undefined),

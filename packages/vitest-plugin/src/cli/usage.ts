@@ -2,9 +2,9 @@
 export const USAGE = `gz-bench — Your agent says it works. Prove it.
 
 Usage:
-  gz-bench run <suite.json>... --cmd "<template>" [--timeout n] [--json] [--keep]
-               [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
-               [--logs DIR]
+  gz-bench run <suite.json>... --cmd "<template>" [--timeout n] [--concurrency n]
+               [--json] [--keep] [--allow-env NAME]... [--allow-secrets]
+               [--sandbox auto|bwrap|none] [--logs DIR]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
   gz-bench --help | --version
@@ -18,6 +18,8 @@ run       Run every case of the suites through Vitest and score it.
                               prompts of any length; stdin: my-agent < {{promptFile}}
               {{dir}}         the absolute workspace path
   --timeout   seconds that bound every command of every case (overrides timeoutSec)
+  --concurrency  cases that run at once across all suites (default 4, or
+              GZ_BENCH_CONCURRENCY); 1 runs them one at a time
   --json      print the JSON report on stdout instead of the table
   --keep      keep workspaces and print their paths
   --allow-env pass the harness's environment variable NAME to the commands

@@ -20,6 +20,12 @@ export class OptionsError extends Error {
   }
 }
 
+/**
+ * Cases in flight at once unless told otherwise: agents mostly wait on a remote model, so a few at
+ * once already pay, while providers rate-limit and each real agent CLI takes hundreds of MB.
+ */
+export const DEFAULT_CONCURRENCY = 4;
+
 const DEFAULTS: ResolvedGzBenchOptions = {
   cmd: undefined,
   include: ['**/*.bench.json'],
@@ -27,7 +33,7 @@ const DEFAULTS: ResolvedGzBenchOptions = {
   keep: false,
   report: '.gz-bench/report.json',
   logs: '.gz-bench/logs',
-  concurrency: 1,
+  concurrency: DEFAULT_CONCURRENCY,
   table: true,
   allowEnv: [],
   allowSecrets: false,
@@ -126,7 +132,7 @@ function positiveNumber(name: string, value: number): void {
 }
 
 function positiveInteger(name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 1) {
+  if (!Number.isSafeInteger(value) || value < 1) {
     throw new OptionsError(`gz-bench option "${name}" must be a positive integer, got ${String(value)}`);
   }
 }

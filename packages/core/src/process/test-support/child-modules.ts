@@ -1,6 +1,6 @@
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { copyReachable } from './reachable-copy.js';
@@ -41,4 +41,13 @@ export async function compileForChild(files: string[]): Promise<{ dir: string; d
     await writeFile(out, outputText, { mode: 0o644 });
   }
   return { dir, dispose: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Every source file of core (relative to packages/core/src), tests and test support left out. */
+export async function coreSources(): Promise<string[]> {
+  const entries = await readdir(SRC, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+    .map((entry) => relative(SRC, join(entry.parentPath, entry.name)))
+    .filter((path) => !path.split('/').includes('test-support'));
 }
