@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackWorkspace } from '../process/exit-cleanup.js';
 import { isCaseToken, newCaseToken } from '../process/sweep.js';
+import { KEPT_FILE, OWNER_FILE } from './area-files.js';
 import { createOwnedDir, ownStartTime } from './owned-dirs.js';
-import { KEPT_FILE, OWNER_FILE, type OwnerRecord } from './owner-record.js';
+import type { OwnerRecord } from './owner-record.js';
 import { removeTree } from './remove-tree.js';
 
 // A case area is everything one case owns on disk, in one directory that is removed as a whole:
