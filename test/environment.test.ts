@@ -5,6 +5,7 @@ import type { Report } from '@gz-bench/core';
 import { execa, type Result } from 'execa';
 import { describe, it } from 'vitest';
 import { cleanupAfterAll } from './support/cleanup.js';
+import { reachableCheckout } from './support/other-user.js';
 import { REPO_ROOT } from './support/paths.js';
 import { pluginProjectFiles } from './support/plugin-project.js';
 import { inPrivateTmpfs, privateTmpfsUnavailable } from './support/private-mount.js';
@@ -31,6 +32,7 @@ function output(result: Result): string {
 async function runWithTmp(
   tmp: (p: TempProject) => Promise<string>,
   via?: string[] | ((tmpDir: string) => string[]),
+  cli?: string[],
 ): Promise<{ result: Result; tmpDir: string }> {
   const p = await project({ 'suite.json': ONE_CASE });
   const tmpDir = await tmp(p);
@@ -39,6 +41,7 @@ async function runWithTmp(
     cwd: p.dir,
     env: { TMPDIR: tmpDir },
     ...(prefix && { via: prefix }),
+    ...(cli && { cli }),
   });
   return { result, tmpDir };
 }
@@ -61,7 +64,11 @@ describe.concurrent('gz-bench run with an unusable TMPDIR', () => {
     expectOneLine(expect, result, `the temp directory ${tmpDir} (TMPDIR) is not a directory; ${FIX}`);
   });
 
-  it('read-only to an ordinary user (nobody; root ignores mode bits)', async ({ expect }) => {
+  it('read-only to an ordinary user (nobody; root ignores mode bits)', async ({ expect, onTestFinished }) => {
+    // Root runs it as nobody, who cannot reach a checkout under a private directory: from a copy it can.
+    const asRoot = process.getuid?.() === 0;
+    const checkout = asRoot ? await reachableCheckout() : undefined;
+    if (checkout) onTestFinished(() => checkout.dispose());
     const { result, tmpDir } = await runWithTmp(
       async (p) => {
         // nobody must be able to read the project and the suite, but not write the temp dir.
@@ -71,7 +78,8 @@ describe.concurrent('gz-bench run with an unusable TMPDIR', () => {
         await chmod(dir, 0o555);
         return dir;
       },
-      ['runuser', '-u', 'nobody', '--'],
+      checkout && ['runuser', '-u', 'nobody', '--'],
+      checkout && [process.execPath, checkout.cliScript],
     );
     expectOneLine(expect, result, `the temp directory ${tmpDir} (TMPDIR) is not writable by this user; ${FIX}`);
   });
@@ -118,7 +126,20 @@ describe.concurrent('gz-bench run with an unusable TMPDIR', () => {
     const tmp = join(p.dir, 'tmp');
     await mkdir(tmp);
     const result = await runCli(
-      ['run', '--sandbox', 'none', 'suite.json', '--allow-env', 'OUTER_TMP', '--cmd', 'sh -c {{prompt}}', '--json'],
+      // One case at a time, so that the others start after the first has removed the temp dir.
+      [
+        'run',
+        '--sandbox',
+        'none',
+        '--concurrency',
+        '1',
+        'suite.json',
+        '--allow-env',
+        'OUTER_TMP',
+        '--cmd',
+        'sh -c {{prompt}}',
+        '--json',
+      ],
       { cwd: p.dir, env: { TMPDIR: tmp, OUTER_TMP: tmp } },
     );
     expect(result.exitCode, output(result)).toBe(1);

@@ -1,13 +1,14 @@
-import { chown, mkdir, readdir, readFile } from 'node:fs/promises';
+import { chown, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { CLI_BIN } from '../support/paths.js';
+import { reachableCheckout } from '../support/other-user.js';
 import { pluginProjectFiles } from '../support/plugin-project.js';
 import { waitUntilEnded } from '../support/processes.js';
 import { resultOf } from '../support/report.js';
 import { cleanEnv, runVitest } from '../support/run.js';
+import { nodeCommand } from '../support/shell.js';
 import {
   agent,
   caseProcesses,
@@ -234,22 +235,28 @@ describe('adversarial: the harness dies, and nothing stays', () => {
 
   it.runIf(process.getuid?.() === 0)(
     'an agent that nests directories past PATH_MAX, with one of mode 000, leaves nothing (as nobody)',
-    async () => {
+    async ({ onTestFinished }) => {
       // Root ignores permission bits; an unprivileged harness is the one that needs the fallback.
       const where = await scene();
+      const checkout = await reachableCheckout();
+      onTestFinished(() => checkout.dispose());
       await openToOthers(where.project.dir);
+      // The project's packages, like the CLI itself, come from the copy that nobody can reach.
+      await rm(join(where.project.dir, 'node_modules'));
+      await symlink(checkout.nodeModules, join(where.project.dir, 'node_modules'), 'dir');
       const home = join(where.project.dir, 'home');
       await mkdir(home);
       await where.writeSuite('deep', {}, [
         {
           id: 'deep',
-          prompt: agent('deep-tree.mjs', '600', 'lock'),
+          prompt: nodeCommand(join(checkout.dir, 'fixtures', 'agents', 'deep-tree.mjs'), '600', 'lock'),
           checks: [{ kind: 'outputMatches', pattern: '^deep tree made$', flags: 'm' }],
         },
       ]);
       for (const path of [where.tmp, home]) await chown(path, 65534, 65534);
       const args = ['run', 'suite.json', '--cmd', SCRIPT_CMD, '--json', '--sandbox', 'none'];
-      const result = await execa('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', CLI_BIN, ...args], {
+      const nobody = ['--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+      const result = await execa('setpriv', [...nobody, process.execPath, checkout.cliScript, ...args], {
         cwd: where.project.dir,
         env: cleanEnv({ TMPDIR: where.tmp, HOME: home }),
         extendEnv: false,

@@ -10,6 +10,8 @@ export interface RunOptions {
   via?: string[];
   /** Text on the program's stdin, through a pipe; without it stdin is closed. */
   input?: string;
+  /** The gz-bench CLI to run instead of the checkout's bin, e.g. `[node, copy/bin/gz-bench.js]`. */
+  cli?: string[];
 }
 
 /** execa's file and arguments for `argv`, run through `via` when given. */
@@ -29,7 +31,7 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 
 /** Runs the gz-bench CLI as a user would; never throws for a nonzero exit. */
 export function runCli(args: string[], options: RunOptions): Promise<Result> {
-  return execa(...command([CLI_BIN, ...args], options.via), {
+  return execa(...command([...(options.cli ?? [CLI_BIN]), ...args], options.via), {
     cwd: options.cwd,
     env: cleanEnv(options.env),
     extendEnv: false,

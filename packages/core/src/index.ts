@@ -1,5 +1,6 @@
 export * from './case/index.js';
 export * from './checks/index.js';
+export * from './logs/index.js';
 export * from './process/index.js';
 export * from './regex/index.js';
 export * from './report/index.js';

@@ -3,6 +3,7 @@
 // and the renderers are most of what importing `@gz-bench/core` costs, and a worker starts before
 // its first case can.
 export { caseBudgetMs, caseTimeoutSec, type RunCaseOptions, runCase } from './case/run-case.js';
+export { type CaseLogLocation, type CaseLogPlace, caseLogLocation } from './logs/log-paths.js';
 export {
   type CommandLaunch,
   type CommandLaunchOptions,
@@ -20,5 +21,6 @@ export {
   type SandboxMode,
 } from './process/sandbox.js';
 export type { CaseResult } from './report/model.js';
+export type { CaseLocation } from './suite/locate.js';
 export type { Case, Suite } from './suite/schema.js';
 export { withSuiteSettings } from './suite/suite-settings.js';

@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { CommandLaunch } from '../process/command-launch.js';
 import { runProcess } from '../process/run-process.js';
 import type { ProcessResult } from '../process/types.js';
@@ -5,7 +6,15 @@ import type { CaseArea } from '../workspace/case-area.js';
 import type { LeftoverSweep } from './leftover-sweep.js';
 
 /** Runs one shell command of a case (setup, the agent, a command check) under the case's rules. */
-export type CommandRunner = (line: string) => Promise<ProcessResult>;
+export type CommandRunner = (line: string, options?: CommandOptions) => Promise<ProcessResult>;
+
+/** What differs between the commands of one case. */
+export interface CommandOptions {
+  /** Receives the command's whole output (see `RunProcessOptions.log`); ended when the command is done. */
+  log?: Writable;
+  /** Bytes of output kept in memory at the head and at the tail. @default 1048576 */
+  outputLimitBytes?: number;
+}
 
 /** The rules every command of a case runs under. */
 export interface CommandRules {
@@ -28,7 +37,7 @@ export interface CommandRules {
  */
 export function createCommandRunner(rules: CommandRules): CommandRunner {
   const launcher = rules.launch.argv.length > 0 ? { argv: rules.launch.argv, infoFd: rules.launch.infoFd } : undefined;
-  return async (line) => {
+  return async (line, options = {}) => {
     rules.leftovers.commandRan();
     return runProcess({
       command: line,
@@ -40,6 +49,8 @@ export function createCommandRunner(rules: CommandRules): CommandRunner {
       ...(rules.limits.disk !== undefined && { maxDiskBytes: { path: rules.area.root, limit: rules.limits.disk } }),
       ...(rules.signal && { signal: rules.signal }),
       ...(rules.killGraceMs !== undefined && { killGraceMs: rules.killGraceMs }),
+      ...(options.log && { log: options.log }),
+      ...(options.outputLimitBytes !== undefined && { outputLimitBytes: options.outputLimitBytes }),
     });
   };
 }

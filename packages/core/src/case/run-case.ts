@@ -1,5 +1,7 @@
 import { tmpdir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { CaseLogs } from '../logs/case-logs.js';
+import type { CaseLogLocation } from '../logs/log-paths.js';
 import { commandLaunch } from '../process/command-launch.js';
 import type { ResolvedSandbox } from '../process/sandbox.js';
 import { CASE_TOKEN_ENV, newCaseToken } from '../process/sweep.js';
@@ -46,6 +48,11 @@ export interface RunCaseOptions {
   tmpDir?: string;
   /** Time between SIGTERM and SIGKILL when a command is ended. @default 2000 */
   killGraceMs?: number;
+  /**
+   * Where the whole output of each of the case's commands is logged (see `caseLogLocation`): a
+   * directory outside the case area, of this case alone. @default no logs
+   */
+  logs?: CaseLogLocation;
 }
 
 /**
@@ -133,6 +140,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     warnings.push('network: false is not enforced: the commands ran without the bwrap sandbox');
   }
   const timeoutMs = caseTimeoutSec(testCase, options.timeoutSec) * 1000;
+  const logs = options.logs === undefined ? undefined : await prepareLogs(options.logs, warnings);
   const launch = await commandLaunch({
     sandbox: sandbox.kind,
     area: area.root,
@@ -159,9 +167,11 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     repo,
     allowSecrets: options.allowSecrets === true,
     run,
+    logs,
     settleLeftovers: () => leftovers.settle(),
     ...(options.signal && { signal: options.signal }),
   });
+  warnings.push(...(outcome.warnings ?? []));
   return {
     id: testCase.id,
     passed: outcome.failure === undefined,
@@ -169,12 +179,24 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     checkResults: outcome.checkResults,
     ...(outcome.failure && { error: outcome.failure.message, failedStep: outcome.failure.step }),
     ...(outcome.tampered && { tampered: outcome.tampered }),
+    ...(outcome.setupLogs && { setupLogs: outcome.setupLogs }),
     ...(outcome.agent && { agent: outcome.agent }),
     sandbox: sandbox.kind,
     ...(prepared.skipped.length > 0 && { fixtureSkipped: prepared.skipped }),
     ...(warnings.length > 0 && { warnings }),
     ...(options.keep && { workspace: area.workspace }),
   };
+}
+
+/** The case's log directory, made and cleared of an earlier run's logs; a warning instead when it cannot be. */
+async function prepareLogs(location: CaseLogLocation, warnings: string[]): Promise<CaseLogs | undefined> {
+  try {
+    return await CaseLogs.prepare(location);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    warnings.push(`the logs of this case could not be written to ${location.display} (${reason})`);
+    return undefined;
+  }
 }
 
 /**

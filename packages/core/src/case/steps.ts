@@ -1,13 +1,14 @@
 import * as fs from 'node:fs/promises';
 import { evaluateChecks } from '../checks/registry.js';
 import type { CheckContext, CheckResult } from '../checks/types.js';
+import type { CaseLogs, CommandLogName } from '../logs/case-logs.js';
 import { outputTail } from '../process/output-buffer.js';
 import type { ProcessResult } from '../process/types.js';
 import { matchRegexBounded, prewarmRegexMatcher } from '../regex/bounded-match.js';
 import type { AgentRun, FailedStep } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { assertWorkspaceIntact, type CaseArea } from '../workspace/case-area.js';
-import type { CommandRunner } from './command-runner.js';
+import type { CommandOptions, CommandRunner } from './command-runner.js';
 import { describeCommandFailure } from './describe-failure.js';
 import { protectedPaths, restoreProtected } from './protect.js';
 
@@ -27,14 +28,25 @@ export interface StepContext {
   settleLeftovers: () => Promise<void>;
   /** Ends a regular expression match under way when aborted, as the runner's signal ends commands. */
   signal?: AbortSignal;
+  /** Where each command's whole output goes; no logs without it. */
+  logs?: CaseLogs | undefined;
 }
+
+// Of setup commands nothing of the output is reported, and of command checks the last 2000 characters
+// (at most 8000 bytes): this much at the head and at the tail is plenty. Their whole output is in their
+// logs. The agent's output keeps the full capture, which outputMatches tests.
+const STEP_OUTPUT_LIMIT_BYTES = 16 * 1024;
 
 /** What the steps of a case came to. */
 export interface StepsOutcome {
   checkResults: CheckResult[];
+  /** The logs of the setup commands that ran, as the report names them. */
+  setupLogs?: string[];
   agent?: AgentRun;
   tampered?: string[];
   failure?: { step: FailedStep; message: string };
+  /** Logs that could not be written. */
+  warnings?: string[];
 }
 
 /**
@@ -42,38 +54,47 @@ export interface StepsOutcome {
  * paths, then the checks in order, stopping at the first failure.
  */
 export async function runSteps(testCase: Case, context: StepContext): Promise<StepsOutcome> {
+  const logged = new LoggedRunner(context);
+  const withLogs = (outcome: StepsOutcome): StepsOutcome => ({
+    ...outcome,
+    ...(logged.setupLogs.length > 0 && { setupLogs: logged.setupLogs }),
+    ...(logged.warnings.length > 0 && { warnings: logged.warnings }),
+  });
   const notEvaluated = (): CheckResult[] =>
     testCase.checks.map((check) => ({ ...check, passed: false, skipped: true }));
   // The thread that tests patterns starts while the commands run, not after them.
   if (testCase.checks.some((check) => check.kind === 'outputMatches')) prewarmRegexMatcher();
 
   for (const [index, line] of (testCase.setup ?? []).entries()) {
-    const result = await context.run(line);
+    const { result, log } = await logged.run(line, `setup-${index + 1}`, STEP_OUTPUT_LIMIT_BYTES);
+    if (log !== undefined) logged.setupLogs.push(log);
     const failure = describeCommandFailure(result, context.timeoutMs);
     if (failure !== undefined) {
       const step = result.aborted ? 'harness' : 'setup';
-      return {
+      return withLogs({
         checkResults: notEvaluated(),
         failure: { step, message: `setup command ${index + 1} ${failure}: ${line}` },
-      };
+      });
     }
   }
   // Nothing of the setup runs alongside the agent.
   await context.settleLeftovers();
 
-  const result = await context.run(context.command);
-  const agent = toAgentRun(result);
+  const { result, log: agentLog } = await logged.run(context.command, 'agent');
+  const agent = { ...toAgentRun(result), ...(agentLog !== undefined && { log: agentLog }) };
   if (result.spawnError !== undefined || result.timedOut || result.aborted || result.limitExceeded) {
     const failure = describeCommandFailure(result, context.timeoutMs) ?? 'failed';
     const step = result.aborted ? 'harness' : 'agent';
-    return { checkResults: notEvaluated(), agent, failure: { step, message: `agent command ${failure}` } };
+    return withLogs({ checkResults: notEvaluated(), agent, failure: { step, message: `agent command ${failure}` } });
   }
   // Nothing of the agent changes the workspace while it is checked.
   await context.settleLeftovers();
 
   // Checks must never read through a workspace that the agent swapped for a link elsewhere.
   const broken = await assertWorkspaceIntact(context.area);
-  if (broken !== undefined) return { checkResults: notEvaluated(), agent, failure: { step: 'agent', message: broken } };
+  if (broken !== undefined) {
+    return withLogs({ checkResults: notEvaluated(), agent, failure: { step: 'agent', message: broken } });
+  }
 
   let tampered: string[] | undefined;
   if (context.repo !== undefined) {
@@ -88,24 +109,76 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   const checkContext: CheckContext = {
     workspace: context.area.workspace,
     fs,
+    // What outputMatches tests: the capture in memory, the whole output up to 2 MiB, else its first
+    // and last MiB around the marker line. The log has all of it, but reading gigabytes back into
+    // memory to match them is what the capture's bound is there to prevent.
     output: result.output.text,
     runCommand: context.run,
     // A regular expression gets the same bound as a command: the case's timeout.
     matchRegex: (pattern, flags, text) =>
       matchRegexBounded({ pattern, flags, text, timeoutMs: context.timeoutMs, signal: context.signal }),
   };
-  const checkResults = await evaluateChecks(testCase.checks, checkContext);
+  const checkLogs = new Map<number, string>();
+  const contextOfCheck = (index: number): CheckContext => ({
+    ...checkContext,
+    runCommand: async (command) => {
+      const { result: checkResult, log } = await logged.run(command, `check-${index + 1}`, STEP_OUTPUT_LIMIT_BYTES);
+      if (log !== undefined) checkLogs.set(index, log);
+      return checkResult;
+    },
+  });
+  const checkResults = (await evaluateChecks(testCase.checks, contextOfCheck)).map((check, index) => {
+    const log = checkLogs.get(index);
+    return log === undefined ? check : { ...check, log };
+  });
   if (tampered) {
     // The checks ran on the restored files, for the record; tampering fails the case whatever they say.
     const message = `the agent tampered with protected paths: ${tampered.join(', ')}`;
-    return { checkResults, agent, tampered, failure: { step: 'tamper', message } };
+    return withLogs({ checkResults, agent, tampered, failure: { step: 'tamper', message } });
   }
   const failed = checkResults.find((check) => !check.passed && !check.skipped);
-  return {
+  return withLogs({
     checkResults,
     agent,
     ...(failed && { failure: { step: 'check', message: failed.message ?? `${failed.kind} check failed` } }),
-  };
+  });
+}
+
+/**
+ * Runs the case's commands each with a log of its own, when the case has logs. A log that cannot be
+ * opened or written costs the case its log and a warning, never its outcome.
+ */
+class LoggedRunner {
+  readonly setupLogs: string[] = [];
+  readonly warnings: string[] = [];
+
+  constructor(private readonly context: StepContext) {}
+
+  async run(
+    line: string,
+    name: CommandLogName,
+    outputLimitBytes?: number,
+  ): Promise<{ result: ProcessResult; log: string | undefined }> {
+    const options: CommandOptions = outputLimitBytes === undefined ? {} : { outputLimitBytes };
+    const opened = await this.#open(name);
+    const result = await this.context.run(line, opened === undefined ? options : { ...options, log: opened.stream });
+    if (opened !== undefined && result.log?.error !== undefined) {
+      this.warnings.push(`the log ${opened.display} is incomplete: writing it failed (${result.log.error})`);
+    }
+    return { result, log: opened?.display };
+  }
+
+  async #open(name: CommandLogName) {
+    const logs = this.context.logs;
+    if (logs === undefined) return undefined;
+    try {
+      return await logs.open(name);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+      this.warnings.push(`the log ${logs.location.display}/${name}.log could not be created (${reason})`);
+      return undefined;
+    }
+  }
 }
 
 function toAgentRun(result: ProcessResult): AgentRun {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { retainedHeapBytes } from '../process/test-support/heap.js';
 import { describeError, tailText, truncateText } from './messages.js';
 
 describe('truncateText', () => {
@@ -28,5 +29,14 @@ describe('describeError', () => {
   it('uses the message of an Error and the string of anything else', () => {
     expect(describeError(new TypeError('bad'))).toBe('bad');
     expect(describeError('plain')).toBe('plain');
+  });
+});
+
+describe('tailText and memory', () => {
+  it('keeps nothing of the text it was cut from alive', () => {
+    const retained = retainedHeapBytes(() =>
+      Array.from({ length: 20 }, (_, index) => tailText(`${index}`.padEnd(2 * 1024 * 1024, 'x'), 2000)),
+    );
+    expect(retained).toBeLessThan(4 * 1024 * 1024);
   });
 });

@@ -1,3 +1,5 @@
+import { detachedCopy } from '../process/output-buffer.js';
+
 /** Shortens `text` to at most `maxChars` characters, ending with `…` when something was cut. */
 export function truncateText(text: string, maxChars: number): string {
   const chars = Array.from(text); // code points, so a surrogate pair is never split
@@ -10,7 +12,8 @@ export function tailText(text: string, maxChars: number): string {
   let tail = text.slice(text.length - maxChars + 1);
   // Slicing by UTF-16 units may start in the middle of a surrogate pair; drop the orphaned half.
   if (/^[\uDC00-\uDFFF]/.test(tail)) tail = tail.slice(1);
-  return `…${tail}`;
+  // A slice would keep the whole text alive for as long as the result lives.
+  return detachedCopy(`…${tail}`);
 }
 
 /** The message of anything thrown, for a one-line failure message. */

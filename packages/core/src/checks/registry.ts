@@ -30,16 +30,22 @@ export async function evaluateCheck(check: Check, context: CheckContext): Promis
   return toResult(check, outcome);
 }
 
-/** Evaluates checks in order; after the first failure the rest are returned as skipped, unevaluated. */
-export async function evaluateChecks(checks: readonly Check[], context: CheckContext): Promise<CheckResult[]> {
+/**
+ * Evaluates checks in order; after the first failure the rest are returned as skipped, unevaluated.
+ * `context` may differ per check (by its index), e.g. to give each command check a log of its own.
+ */
+export async function evaluateChecks(
+  checks: readonly Check[],
+  context: CheckContext | ((index: number) => CheckContext),
+): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   let failed = false;
-  for (const check of checks) {
+  for (const [index, check] of checks.entries()) {
     if (failed) {
       results.push({ ...check, passed: false, skipped: true });
       continue;
     }
-    const result = await evaluateCheck(check, context);
+    const result = await evaluateCheck(check, typeof context === 'function' ? context(index) : context);
     results.push(result);
     failed = !result.passed;
   }

@@ -43,6 +43,8 @@ export interface CheckDetails {
   exitCode?: number | null;
   timedOut?: boolean;
   outputTail?: string;
+  /** The log file of a `command` check's whole output (see `AgentRun.log`). */
+  log?: string;
 }
 
 /** One check kind: evaluates checks of that kind. */

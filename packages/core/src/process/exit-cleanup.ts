@@ -73,3 +73,8 @@ function installHandlers(): void {
     process.on(signal, onSignal);
   }
 }
+
+/** How many process groups, tokens and directories are tracked now: none once every case is done. */
+export function trackedForExitCount(): number {
+  return liveGroups.size + liveTokens.size + liveWorkspaces.size;
+}

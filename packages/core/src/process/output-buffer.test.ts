@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { droppedMarker, OutputBuffer, outputTail } from './output-buffer.js';
+import { retainedHeapBytes } from './test-support/heap.js';
+
+const MiB = 1024 * 1024;
 
 function collect(limit: number, ...chunks: string[]) {
   const buffer = new OutputBuffer(limit);
@@ -59,6 +62,19 @@ describe('OutputBuffer', () => {
     expect(buffer.snapshot().text).toBe('abcd');
   });
 
+  it('grows its head with the output instead of allocating the whole limit up front', () => {
+    const small = retainedHeapBytes(() => Array.from({ length: 50 }, () => new OutputBuffer(MiB)));
+    expect(small).toBeLessThan(50 * 64 * 1024);
+    const buffer = new OutputBuffer(64);
+    for (let index = 0; index < 200; index += 1) buffer.append(Buffer.from([65 + (index % 26)]));
+    const letters = Array.from({ length: 200 }, (_, index) => String.fromCharCode(65 + (index % 26))).join('');
+    expect(buffer.snapshot()).toEqual({
+      text: `${letters.slice(0, 64)}${droppedMarker(72)}${letters.slice(136)}`,
+      totalBytes: 200,
+      droppedBytes: 72,
+    });
+  });
+
   it('rejects a limit that is not a positive integer', () => {
     expect(() => new OutputBuffer(0)).toThrow(RangeError);
     expect(() => new OutputBuffer(1.5)).toThrow(RangeError);
@@ -77,5 +93,13 @@ describe('outputTail', () => {
 
   it('does not start with half a surrogate pair', () => {
     expect(outputTail('a😀b', 2)).toBe('b');
+  });
+
+  it('keeps nothing of the text it was cut from alive', () => {
+    // Twenty 2 MiB outputs (4 MiB of heap each): a tail that were a view into its output would keep 80 MiB.
+    const retained = retainedHeapBytes(() =>
+      Array.from({ length: 20 }, (_, index) => outputTail(`${index}`.padEnd(2 * MiB, 'x'))),
+    );
+    expect(retained).toBeLessThan(4 * MiB);
   });
 });

@@ -8,13 +8,18 @@ export function droppedMarker(droppedBytes: number): string {
   return `\n[gz-bench: ${droppedBytes} bytes of output dropped]\n`;
 }
 
+// The head starts this small and doubles as output arrives, so that the many commands that print
+// little (setup steps, checks, trivial agents) cost kilobytes, not the whole limit.
+const INITIAL_HEAD_BYTES = 16 * 1024;
+
 /**
  * Collects a byte stream in O(limit) memory: the first `limitBytes` as a head, the last `limitBytes`
- * in a ring, and a count of everything. An agent writing gigabytes costs two buffers, not gigabytes.
+ * in a ring, and a count of everything. An agent writing gigabytes costs two buffers, not gigabytes;
+ * one writing little costs what it wrote.
  */
 export class OutputBuffer {
   readonly #limit: number;
-  readonly #head: Buffer;
+  #head: Buffer;
   #headLength = 0;
   // Allocated only once the head is full, so short outputs cost one buffer.
   #tail: Buffer | undefined;
@@ -28,7 +33,7 @@ export class OutputBuffer {
       throw new RangeError(`outputLimitBytes must be a positive integer, got ${limitBytes}`);
     }
     this.#limit = limitBytes;
-    this.#head = Buffer.alloc(limitBytes);
+    this.#head = Buffer.allocUnsafe(Math.min(limitBytes, INITIAL_HEAD_BYTES));
   }
 
   /** Every byte appended so far. */
@@ -46,6 +51,7 @@ export class OutputBuffer {
     this.#totalBytes += chunk.length;
     const intoHead = Math.min(this.#limit - this.#headLength, chunk.length);
     if (intoHead > 0) {
+      this.#growHead(this.#headLength + intoHead);
       this.#head.set(chunk.subarray(0, intoHead), this.#headLength);
       this.#headLength += intoHead;
     }
@@ -64,6 +70,16 @@ export class OutputBuffer {
         ? decodeUtf8(Buffer.concat([head, tail]))
         : decodeUtf8(head) + droppedMarker(droppedBytes) + decodeUtf8(tail);
     return { text, totalBytes: this.#totalBytes, droppedBytes };
+  }
+
+  /** Makes room for `needed` bytes of head, doubling (up to the limit) to keep copies few. */
+  #growHead(needed: number): void {
+    if (needed <= this.#head.length) return;
+    let size = this.#head.length;
+    while (size < needed) size *= 2;
+    const grown = Buffer.allocUnsafe(Math.min(size, this.#limit));
+    this.#head.copy(grown, 0, 0, this.#headLength);
+    this.#head = grown;
   }
 
   #appendToTail(bytes: Uint8Array): void {
@@ -91,7 +107,8 @@ export class OutputBuffer {
   }
 
   #ringBuffer(): Buffer {
-    this.#tail ??= Buffer.alloc(this.#limit);
+    // Never read before written: only the `#tailLength` bytes from `#tailStart` count.
+    this.#tail ??= Buffer.allocUnsafe(this.#limit);
     return this.#tail;
   }
 
@@ -118,5 +135,15 @@ export function outputTail(text: string, maxChars = 4000): string {
   // A low surrogate at the cut would be half a character: start one later.
   const first = text.charCodeAt(start);
   if (first >= 0xdc00 && first <= 0xdfff) start += 1;
-  return text.slice(start);
+  return detachedCopy(text.slice(start));
+}
+
+/**
+ * A copy of `text` that holds no reference to a larger string. V8 makes a slice of a long string a
+ * view into it, so a 4000-character tail kept in a result would keep the whole 2 MiB output alive for
+ * as long as the result lives (a whole suite file, in a Vitest worker).
+ */
+export function detachedCopy(text: string): string {
+  // UTF-16 both ways: exact for any string, lone surrogates included.
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { explainArgumentLimit } from './arg-limits.js';
 import { diskUsage, watchDiskUsage } from './disk-usage.js';
 import { trackProcessGroup } from './exit-cleanup.js';
 import { signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, OutputBuffer } from './output-buffer.js';
+import { OutputLogWriter } from './output-log.js';
 import { killAndAwait, readSandboxInit, SANDBOX_INFO_FD } from './sandbox-init.js';
 import type { DiskLimit, LimitExceeded, ProcessResult, RunProcessOptions } from './types.js';
 
@@ -33,6 +34,7 @@ interface ResolvedRunProcessOptions {
   outputLimitBytes: number;
   maxOutputBytes: number;
   maxDiskBytes: DiskLimit | undefined;
+  log: Writable | undefined;
   /** What to spawn: `/bin/sh -c command`, or the same behind a sandbox's argv. */
   file: string;
   args: string[];
@@ -52,7 +54,8 @@ type TerminationReason = 'timeout' | 'abort' | 'limit';
 export async function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
   const settings = resolveRunProcessOptions(options);
   const output = new OutputBuffer(settings.outputLimitBytes);
-  if (settings.signal?.aborted) return notStarted(output, { aborted: true });
+  const log = settings.log === undefined ? undefined : new OutputLogWriter(settings.log, settings.maxOutputBytes);
+  if (settings.signal?.aborted) return notStarted(output, log, { aborted: true });
 
   const startedAt = performance.now();
   let child: ChildProcess;
@@ -70,13 +73,14 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
     // E2BIG (Node throws every spawn error but a few, such as ENOENT, at once).
     const code = (error as NodeJS.ErrnoException).code;
     const spawnError = code === 'E2BIG' ? await explainE2big(error as Error, settings) : errorMessage(error);
-    return notStarted(output, { spawnError });
+    return notStarted(output, log, { spawnError });
   }
 
   // Set once the group can be signalled; output arriving before that is checked right after.
   let checkOutputLimit = (): void => {};
   const streams = [child.stdout, child.stderr].filter((stream): stream is Readable => stream !== null);
-  const streamsClosed = Promise.all(streams.map(collectInto(output, () => checkOutputLimit())));
+  log?.attach(streams);
+  const streamsClosed = Promise.all(streams.map(collectInto(output, log, () => checkOutputLimit())));
   const infoStream = settings.infoFd ? (child.stdio[SANDBOX_INFO_FD] as Readable | null) : null;
   const sandboxInit = infoStream === null ? Promise.resolve(undefined) : readSandboxInit(infoStream);
   const exited = waitForExit(child);
@@ -85,7 +89,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   if (spawnFailure !== undefined) {
     for (const stream of streams) stream.destroy();
     infoStream?.destroy();
-    return notStarted(output, { spawnError: await describeSpawnError(spawnFailure, settings) });
+    return notStarted(output, log, { spawnError: await describeSpawnError(spawnFailure, settings) });
   }
   // A successful spawn always has a pid; it doubles as the process group id.
   const groupId = child.pid as number;
@@ -147,6 +151,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   untrack();
   await settleWithin(streamsClosed, STREAM_DRAIN_MS);
   for (const stream of streams) stream.destroy();
+  const logOutcome = await log?.finish();
 
   return {
     exitCode: exit?.exitCode ?? null,
@@ -156,6 +161,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
     durationMs: (exit?.at ?? performance.now()) - startedAt,
     output: output.snapshot(),
     ...(limitExceeded && { limitExceeded }),
+    ...(logOutcome && { log: logOutcome }),
   };
 }
 
@@ -230,6 +236,7 @@ function resolveRunProcessOptions(options: RunProcessOptions): ResolvedRunProces
     maxOutputBytes: options.maxOutputBytes ?? Number.POSITIVE_INFINITY,
     // Copied, so that a caller changing its object mid-run cannot move the watched path.
     maxDiskBytes: options.maxDiskBytes && { ...options.maxDiskBytes },
+    log: options.log,
     // A launcher that does not report on fd 3 must not get it: whatever it runs would inherit it.
     infoFd: sandboxArgv !== undefined && options.sandbox?.infoFd !== false,
     file: sandboxArgv?.[0] ?? '/bin/sh',
@@ -244,12 +251,21 @@ function assertLimit(name: string, value: number | undefined): void {
   }
 }
 
-/** Appends a stream's bytes to `output` in arrival order, calling `onAppend` after each chunk; resolves when the stream closes. */
-function collectInto(output: OutputBuffer, onAppend: () => void): (stream: Readable) => Promise<void> {
+/**
+ * Appends a stream's bytes to `output` and to the log in arrival order, calling `onAppend` after each
+ * chunk; resolves when the stream closes. stdout and stderr share one handler order, so the log holds
+ * exactly the interleaving that `output` does.
+ */
+function collectInto(
+  output: OutputBuffer,
+  log: OutputLogWriter | undefined,
+  onAppend: () => void,
+): (stream: Readable) => Promise<void> {
   return (stream) =>
     new Promise((resolve) => {
       stream.on('data', (chunk: Buffer) => {
         output.append(chunk);
+        log?.write(chunk);
         onAppend();
       });
       // An error (e.g. from destroy) ends collection; the result reports what arrived until then.
@@ -291,7 +307,12 @@ async function explainE2big(error: Error, settings: ResolvedRunProcessOptions): 
   return `${error.message}: ${await explainArgumentLimit(request)}`;
 }
 
-function notStarted(output: OutputBuffer, outcome: { aborted: true } | { spawnError: string }): ProcessResult {
+async function notStarted(
+  output: OutputBuffer,
+  log: OutputLogWriter | undefined,
+  outcome: { aborted: true } | { spawnError: string },
+): Promise<ProcessResult> {
+  const logOutcome = await log?.finish();
   return {
     exitCode: null,
     signal: null,
@@ -300,6 +321,7 @@ function notStarted(output: OutputBuffer, outcome: { aborted: true } | { spawnEr
     durationMs: 0,
     output: output.snapshot(),
     ...('spawnError' in outcome ? { spawnError: outcome.spawnError } : {}),
+    ...(logOutcome && { log: logOutcome }),
   };
 }
 

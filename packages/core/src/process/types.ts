@@ -1,3 +1,5 @@
+import type { Writable } from 'node:stream';
+
 /** What a finished shell command left behind. A failing command is a result, never an exception. */
 export interface ProcessResult {
   /** Exit code, or null when the process was ended by a signal or never started. */
@@ -16,6 +18,16 @@ export interface ProcessResult {
   spawnError?: string;
   /** Set when a resource limit ended the command (its whole process tree was killed, as on a timeout). */
   limitExceeded?: LimitExceeded;
+  /** What went to the `log` stream, when one was given. */
+  log?: LogOutcome;
+}
+
+/** What a command's log holds once the command is done. */
+export interface LogOutcome {
+  /** Bytes written to the log: the whole output, or its first `maxOutputBytes`. */
+  bytes: number;
+  /** Why the log stopped short (e.g. `ENOSPC`); the command itself ran on. */
+  error?: string;
 }
 
 /** Which limit ended a command, and what was seen when it did. */
@@ -92,4 +104,11 @@ export interface RunProcessOptions {
    * @default no sandbox
    */
   sandbox?: SandboxLaunch;
+  /**
+   * Receives the whole output, stdout and stderr interleaved as they arrive (the same bytes, in the
+   * same order, as `output`), at most `maxOutputBytes` of it. While it has more buffered than its
+   * high-water mark, the command's pipes are paused. runProcess ends it before it returns.
+   * @default no log
+   */
+  log?: Writable;
 }

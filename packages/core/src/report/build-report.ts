@@ -20,6 +20,7 @@ const RESULT_KEY_ORDER = {
   error: true,
   failedStep: true,
   tampered: true,
+  setupLogs: true,
   agent: true,
   sandbox: true,
   fixtureSkipped: true,
@@ -41,10 +42,11 @@ const CHECK_RESULT_KEY_ORDER = {
   message: true,
   exitCode: true,
   timedOut: true,
+  log: true,
   outputTail: true,
 } as const satisfies Record<KeysOfUnion<CheckResult>, true>;
 
-// The output tail goes last: it is the only long field.
+// The output tail goes last: it is the only long field. The log that holds all of it comes before it.
 const AGENT_KEY_ORDER = {
   exitCode: true,
   signal: true,
@@ -52,6 +54,7 @@ const AGENT_KEY_ORDER = {
   durationMs: true,
   outputBytes: true,
   outputDroppedBytes: true,
+  log: true,
   outputTail: true,
 } as const satisfies Record<keyof AgentRun, true>;
 

@@ -15,6 +15,11 @@ export interface AgentRun {
   outputBytes: number;
   /** Bytes the harness did not keep in memory. */
   outputDroppedBytes: number;
+  /**
+   * The log file that holds the agent's whole output (at most `maxOutputMB`), relative to the Vitest
+   * root when inside it; absent when logs are off.
+   */
+  log?: string;
 }
 
 /** The outcome of one run of one case. Serializable: it travels through Vitest's `task.meta`. */
@@ -29,6 +34,8 @@ export interface CaseResult {
   failedStep?: FailedStep;
   /** Protected paths the agent changed (they were restored before the checks); the case failed. */
   tampered?: string[];
+  /** The log file of each setup command that ran, in order (see `AgentRun.log`); absent when logs are off. */
+  setupLogs?: string[];
   /** Absent when the agent never ran (a setup command failed). */
   agent?: AgentRun;
   /** The sandbox the case's commands ran in. */

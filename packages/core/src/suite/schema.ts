@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { showRegex } from '../regex/show-regex.js';
+import { compiles } from './compiles.js';
 import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC } from './defaults.js';
+
+// fast-validate.ts holds a second, faster statement of these rules for suites that keep them; a rule
+// changed here must change there too (fast-validate.test.ts holds the two to each other, and stops
+// the fast path on a key it does not know).
 
 export { DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC } from './defaults.js';
 export { withSuiteSettings } from './suite-settings.js';
@@ -25,16 +30,6 @@ const EXIT_CODE = 'must be an exit code from 0 to 255';
 /** A value as a message shows it: JSON, except for numbers JSON cannot write. */
 function showValue(value: unknown): string {
   return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
-}
-
-/** Throws nothing: tells whether `new RegExp(pattern, flags)` would. */
-function compiles(pattern: string, flags = ''): boolean {
-  try {
-    new RegExp(pattern, flags);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A workspace-relative path named by a check. */

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { invalidSuiteError, type SuiteError, type SuiteOrigin } from './errors.js';
+import { fastValidSuite } from './fast-validate.js';
 import { describeIssue } from './issues.js';
 import { type Suite, SuiteSchema } from './schema.js';
 
@@ -38,6 +39,9 @@ export function validateSuite(data: unknown, file?: string, options: ValidateSui
  * thing, and zod's order is deterministic.
  */
 export function validateFrom(data: unknown, origin: SuiteOrigin, source?: string): SafeValidateResult {
+  // The same answer as the schema's for a valid suite, many times faster; anything else is the schema's.
+  const fast = fastValidSuite(data);
+  if (fast !== undefined) return { ok: true, suite: fast };
   const result = SuiteSchema.safeParse(data);
   if (result.success) return { ok: true, suite: result.data };
   const [first] = result.error.issues;

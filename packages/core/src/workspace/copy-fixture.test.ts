@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import {
   chmod,
+  copyFile,
   cp,
   lstat,
   mkdir,
   mkdtemp,
+  readdir,
   readFile,
   readlink,
   realpath,
@@ -16,10 +18,19 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { classifyFixtureEntry, copyFixture, FixtureError, type SkippedEntry, type SkipReason } from './copy-fixture.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  classifyFixtureEntry,
+  copyFixture,
+  FIXTURE_COPY_CONCURRENCY,
+  FixtureError,
+  type FixtureFs,
+  type SkippedEntry,
+  type SkipReason,
+} from './copy-fixture.js';
 import { isSecretPath } from './secret-files.js';
 import { makeFifo, makeSocket, snapshotTree, treePaths, writeTree } from './test-support/fs-tree.js';
+import { mountReflinkFileSystem, sharesExtents } from './test-support/reflink-mount.js';
 
 const WITH_SECRETS = fileURLToPath(new URL('../../../../fixtures/repos/with-secrets', import.meta.url));
 
@@ -336,6 +347,152 @@ describe('copyFixture', () => {
     expect(skipped.map((entry) => entry.path)).toEqual(['a-link', 'a/.npmrc', 'a/z/.env', 'b/.env', 'c.pem']);
   });
 });
+
+describe('copyFixture: how it copies', () => {
+  it('makes every file a file of its own: one link, its own inode, and writes to it never reach the fixture', async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 60; index += 1) files[`d${index % 4}/e${index % 3}/f${index}.txt`] = `file ${index}\n`;
+    await writeTree(fixture, files);
+
+    const copy = await copyFixture(fixture, target);
+
+    expect(copy.files).toBe(60);
+    expect(await snapshotTree(target)).toEqual(await snapshotTree(fixture));
+    const inodes = new Set<number>();
+    for (const path of Object.keys(files)) {
+      const original = await lstat(join(fixture, path));
+      const copied = await lstat(join(target, path));
+      expect(copied.nlink).toBe(1);
+      expect(original.nlink).toBe(1);
+      expect(copied.ino).not.toBe(original.ino);
+      inodes.add(copied.ino);
+    }
+    expect(inodes.size).toBe(60);
+    await writeFile(join(target, 'd0/e0/f0.txt'), 'changed by the agent\n');
+    expect(await readFile(join(fixture, 'd0/e0/f0.txt'), 'utf8')).toBe('file 0\n');
+  });
+
+  it('gives copies exactly the fixture permission bits, whatever the umask', async () => {
+    await writeTree(fixture, { 'open.txt': ['x', 0o666], 'tool.sh': ['#!/bin/sh\n', 0o775], 'dir/a.txt': 'a' });
+    await chmod(join(fixture, 'open.txt'), 0o666);
+    await chmod(join(fixture, 'tool.sh'), 0o775);
+    await chmod(join(fixture, 'dir'), 0o777);
+    const previous = process.umask(0o077);
+    try {
+      await copyFixture(fixture, target);
+    } finally {
+      process.umask(previous);
+    }
+    expect((await stat(join(target, 'open.txt'))).mode & 0o7777).toBe(0o666);
+    expect((await stat(join(target, 'tool.sh'))).mode & 0o7777).toBe(0o775);
+    expect((await stat(join(target, 'dir'))).mode & 0o7777).toBe(0o777);
+  });
+
+  it('keeps at most `concurrency` operations, and so at most twice as many open files, in flight', async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 40; index += 1) files[`${index % 2 === 0 ? 'a' : 'b/c'}/f${index}.txt`] = `${index}`;
+    await writeTree(fixture, files);
+    const probe = instrumentedFs();
+
+    const copy = await copyFixture(fixture, target, { fs: probe.fs, concurrency: 3 });
+
+    expect(copy.files).toBe(40);
+    expect(await snapshotTree(target)).toEqual(await snapshotTree(fixture));
+    expect(probe.maxInFlight).toBe(3);
+    expect(probe.maxCopiesInFlight).toBeLessThanOrEqual(3);
+    expect(probe.inFlight).toBe(0);
+  });
+
+  it('defaults to a bound of its own and reaches it on a wide fixture', async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 3 * FIXTURE_COPY_CONCURRENCY; index += 1) files[`f${index}.txt`] = `${index}`;
+    await writeTree(fixture, files);
+    const probe = instrumentedFs();
+    await copyFixture(fixture, target, { fs: probe.fs });
+    expect(probe.maxInFlight).toBe(FIXTURE_COPY_CONCURRENCY);
+  });
+
+  it('on a failure starts nothing more, and throws only once every operation under way has ended', async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 50; index += 1) files[`f${String(index).padStart(2, '0')}.txt`] = `${index}`;
+    await writeTree(fixture, files);
+    const failure = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    const probe = instrumentedFs({ failCopyOf: 'f10.txt', failure });
+
+    const outcome = copyFixture(fixture, target, { fs: probe.fs, concurrency: 4 });
+    let inFlightAtRejection = -1;
+    await outcome.catch(() => {
+      inFlightAtRejection = probe.inFlight;
+    });
+
+    await expect(outcome).rejects.toBe(failure);
+    expect(inFlightAtRejection).toBe(0);
+    expect(probe.startedAfterFailure).toBe(0);
+    // Four at a time: the failing one and at most three others were under way, nothing was queued anew.
+    expect((await treePaths(target)).length).toBeLessThan(50);
+  });
+});
+
+const reflink = await mountReflinkFileSystem();
+
+describe.skipIf(reflink.mount === undefined)(`copyFixture on a copy-on-write file system (${reflink.describe})`, () => {
+  afterAll(async () => {
+    await reflink.unmount?.();
+  });
+
+  it('clones files, sharing the fixture blocks until either side writes', async () => {
+    const base = await mkdtemp(join(reflink.mount as string, 'copy-'));
+    const source = join(base, 'fixture');
+    const clone = join(base, 'target');
+    await mkdir(clone);
+    await writeTree(source, { 'big.bin': 'x'.repeat(256 * 1024), 'dir/small.txt': 'small\n' });
+    execFileSync('sync');
+
+    await copyFixture(source, clone);
+
+    expect(await sharesExtents(join(clone, 'big.bin'))).toBe(true);
+    expect((await lstat(join(clone, 'big.bin'))).ino).not.toBe((await lstat(join(source, 'big.bin'))).ino);
+    await writeFile(join(clone, 'big.bin'), 'rewritten');
+    expect(await readFile(join(source, 'big.bin'), 'utf8')).toBe('x'.repeat(256 * 1024));
+    expect(await snapshotTree(join(clone, 'dir'))).toEqual(await snapshotTree(join(source, 'dir')));
+  });
+});
+
+/** An fs that counts operations in flight around the real one, each held for a turn of the event loop. */
+function instrumentedFs(fault?: { failCopyOf: string; failure: Error }) {
+  const probe = { inFlight: 0, maxInFlight: 0, copiesInFlight: 0, maxCopiesInFlight: 0, startedAfterFailure: 0 };
+  let failed = false;
+  const counted =
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>, isCopy = false) =>
+    async (...args: A): Promise<R> => {
+      if (failed) probe.startedAfterFailure += 1;
+      probe.inFlight += 1;
+      probe.maxInFlight = Math.max(probe.maxInFlight, probe.inFlight);
+      if (isCopy) {
+        probe.copiesInFlight += 1;
+        probe.maxCopiesInFlight = Math.max(probe.maxCopiesInFlight, probe.copiesInFlight);
+      }
+      try {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (isCopy && fault && String(args[0]).endsWith(`/${fault.failCopyOf}`)) {
+          failed = true;
+          throw fault.failure;
+        }
+        return await operation(...args);
+      } finally {
+        probe.inFlight -= 1;
+        if (isCopy) probe.copiesInFlight -= 1;
+      }
+    };
+  const fs: FixtureFs = {
+    lstat: counted((path: string) => lstat(path)),
+    readdir: counted((path: string) => readdir(path)),
+    mkdir: counted((path: string, options: { mode: number }) => mkdir(path, options)),
+    copyFile: counted((from: string, to: string, mode: number) => copyFile(from, to, mode), true),
+    chmod: counted((path: string, mode: number) => chmod(path, mode)),
+  };
+  return Object.assign(probe, { fs });
+}
 
 describe('isSecretPath', () => {
   it.each([

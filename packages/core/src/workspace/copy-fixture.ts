@@ -1,6 +1,7 @@
 import { constants, type Stats } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, readdir, realpath } from 'node:fs/promises';
+import * as fsPromises from 'node:fs/promises';
 import { join, posix } from 'node:path';
+import { type ConcurrencyLimit, createConcurrencyLimit } from './concurrency-limit.js';
 import { isSecretPath } from './secret-files.js';
 
 /**
@@ -26,7 +27,30 @@ export interface FixtureCopy {
 export interface CopyFixtureOptions {
   /** Copies secret-looking files too (see `isSecretPath`). @default false */
   allowSecrets?: boolean;
+  /**
+   * File system operations (at most this many at once) in flight while copying: each holds at most
+   * two open files. @default FIXTURE_COPY_CONCURRENCY
+   */
+  concurrency?: number;
+  /** The file system to copy through; tests pass an instrumented `node:fs/promises`. @default node:fs/promises */
+  fs?: FixtureFs;
 }
+
+/** The part of `node:fs/promises` a fixture copy uses. */
+export interface FixtureFs {
+  lstat(path: string): Promise<Stats>;
+  readdir(path: string): Promise<string[]>;
+  mkdir(path: string, options: { mode: number }): Promise<unknown>;
+  copyFile(source: string, target: string, mode: number): Promise<void>;
+  chmod(path: string, mode: number): Promise<void>;
+}
+
+/**
+ * Operations a fixture copy keeps in flight by default: enough to keep libuv's thread pool (4 threads
+ * by default) busy while the harness's own thread queues the next ones, and few enough that a copy
+ * never holds more than 32 files open.
+ */
+export const FIXTURE_COPY_CONCURRENCY = 16;
 
 /** Stable codes of the ways a fixture copy can fail; match on these, never on messages. */
 export type FixtureErrorCode =
@@ -75,6 +99,10 @@ export function classifyFixtureEntry(
  * recreated; special files, `.git` and secret-looking files are skipped; every skipped entry is
  * reported. The fixture is only read. Throws a FixtureError when `source` is missing, a symlink or
  * not a directory, or when `target` is not an empty directory outside the fixture.
+ *
+ * Each file is a file of its own, never a hard link: where the file system can (btrfs, XFS, APFS…),
+ * a copy-on-write clone that shares the fixture's blocks until either side writes, and a plain copy
+ * of the bytes elsewhere (ext4, tmpfs). Several files are copied at once (`concurrency`).
  */
 export async function copyFixture(
   source: string,
@@ -83,11 +111,8 @@ export async function copyFixture(
 ): Promise<FixtureCopy> {
   await assertFixtureDirectory(source);
   await assertEmptyTarget(source, target);
-  const result: FixtureCopy = { files: 0, skipped: [] };
   // The target's own mode is left alone: it is the harness's workspace, not part of the fixture.
-  await copyDirectoryContents(source, target, '', options, result);
-  result.skipped.sort(byPath);
-  return result;
+  return new FixtureCopyJob(source, target, options).run((job) => job.copyContents(''));
 }
 
 /**
@@ -101,56 +126,123 @@ export async function copyFixtureEntry(
   relativePath: string,
   options: CopyFixtureOptions = {},
 ): Promise<FixtureCopy> {
-  const result: FixtureCopy = { files: 0, skipped: [] };
-  await copyEntry(sourceRoot, targetRoot, relativePath, options, result);
-  result.skipped.sort(byPath);
-  return result;
+  return new FixtureCopyJob(sourceRoot, targetRoot, options).run((job) => job.copyEntry(relativePath));
 }
 
-async function copyEntry(
-  sourceRoot: string,
-  targetRoot: string,
-  relativePath: string,
-  options: CopyFixtureOptions,
-  result: FixtureCopy,
-): Promise<void> {
-  const from = join(sourceRoot, relativePath);
-  const to = join(targetRoot, relativePath);
-  const stats = await readFixture(relativePath, () => lstat(from));
-  const kind = classifyFixtureEntry(relativePath, stats, options);
-  if (kind === 'file') {
-    // EXCL: fails on anything at the target, a dangling symlink included, instead of writing through it.
-    await copyFile(from, to, constants.COPYFILE_EXCL);
-    await chmod(to, stats.mode & COPIED_MODE_BITS);
-    result.files += 1;
-  } else if (kind === 'directory') {
-    // Owner-only while filling it, so a read-only fixture directory can still be filled; its own
-    // mode is applied once its entries are in.
-    await mkdir(to, { mode: 0o700 });
-    await copyDirectoryContents(sourceRoot, targetRoot, relativePath, options, result);
-    await chmod(to, stats.mode & COPIED_MODE_BITS);
-  } else {
-    result.skipped.push({ path: relativePath, reason: kind });
+// Clone where the file system can, copy the bytes where it cannot (libuv tries FICLONE, then falls
+// back to copy_file_range or sendfile); EXCL fails on anything at the target, a dangling symlink
+// included, instead of writing through it.
+const COPY_FLAGS = constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE;
+// Bits beyond the permission bits, which a copy must not carry.
+const SPECIAL_MODE_BITS = 0o7000;
+
+/** Thrown into operations not yet started once another one failed: the copy stops as soon as it can. */
+const STOPPED = Symbol('fixture copy stopped');
+
+/** One copy from a fixture: its walk, its bounded operations, and its first failure. */
+class FixtureCopyJob {
+  readonly #result: FixtureCopy = { files: 0, skipped: [] };
+  readonly #fs: FixtureFs;
+  readonly #limit: ConcurrencyLimit;
+  #failure: { error: unknown } | undefined;
+
+  constructor(
+    readonly sourceRoot: string,
+    readonly targetRoot: string,
+    readonly options: CopyFixtureOptions,
+  ) {
+    this.#fs = options.fs ?? fsPromises;
+    this.#limit = createConcurrencyLimit(options.concurrency ?? FIXTURE_COPY_CONCURRENCY);
   }
-}
 
-async function copyDirectoryContents(
-  sourceRoot: string,
-  targetRoot: string,
-  relativePath: string,
-  options: CopyFixtureOptions,
-  result: FixtureCopy,
-): Promise<void> {
-  const names = await readFixture(relativePath, () => readdir(join(sourceRoot, relativePath)));
-  for (const name of names.sort()) {
-    await copyEntry(sourceRoot, targetRoot, relativePath === '' ? name : `${relativePath}/${name}`, options, result);
+  /**
+   * Runs the walk and returns what it copied. On a failure it starts nothing more, waits until every
+   * operation under way has ended (so that nothing writes into the target once this returns, and the
+   * caller can remove it), then throws the first error.
+   */
+  async run(walk: (job: FixtureCopyJob) => Promise<void>): Promise<FixtureCopy> {
+    await walk(this).catch((error: unknown) => this.#fail(error));
+    if (this.#failure !== undefined) throw this.#failure.error;
+    this.#result.skipped.sort(byPath);
+    return this.#result;
+  }
+
+  async copyEntry(relativePath: string): Promise<void> {
+    const from = join(this.sourceRoot, relativePath);
+    const to = join(this.targetRoot, relativePath);
+    const stats = await this.#readFixture(relativePath, () => this.#fs.lstat(from));
+    const kind = classifyFixtureEntry(relativePath, stats, this.options);
+    if (kind === 'file') {
+      // The copy gets the source's mode (libuv sets it with fchmod, whatever the umask); only
+      // setuid, setgid and sticky bits need taking off again.
+      await this.#op(() => this.#fs.copyFile(from, to, COPY_FLAGS));
+      if ((stats.mode & SPECIAL_MODE_BITS) !== 0)
+        await this.#op(() => this.#fs.chmod(to, stats.mode & COPIED_MODE_BITS));
+      this.#result.files += 1;
+    } else if (kind === 'directory') {
+      // Owner-only while filling it, so a read-only fixture directory can still be filled; its own
+      // mode is applied once its entries are in.
+      await this.#op(() => this.#fs.mkdir(to, { mode: 0o700 }));
+      await this.copyContents(relativePath);
+      await this.#op(() => this.#fs.chmod(to, stats.mode & COPIED_MODE_BITS));
+    } else {
+      this.#result.skipped.push({ path: relativePath, reason: kind });
+    }
+  }
+
+  async copyContents(relativePath: string): Promise<void> {
+    const names = await this.#readFixture(relativePath, () => this.#fs.readdir(join(this.sourceRoot, relativePath)));
+    // Every entry of the directory at once; the limit decides how many operations really run.
+    // A failure is recorded at once, so that no operation queued behind it starts; the directory is
+    // done only once every entry has settled.
+    await Promise.allSettled(
+      names.map((name) =>
+        this.copyEntry(relativePath === '' ? name : `${relativePath}/${name}`).catch((error: unknown) =>
+          this.#fail(error),
+        ),
+      ),
+    );
+    if (this.#failure !== undefined) throw STOPPED;
+  }
+
+  /**
+   * Runs one file system operation in a slot of the limit, unless the copy already failed. A failure
+   * is recorded before the slot is freed, so that no operation queued behind it starts.
+   */
+  #op<T>(operation: () => Promise<T>, describeError: (error: unknown) => unknown = (error) => error): Promise<T> {
+    return this.#limit(async () => {
+      if (this.#failure !== undefined) throw STOPPED;
+      try {
+        return await operation();
+      } catch (error) {
+        const described = describeError(error);
+        this.#fail(described);
+        throw described;
+      }
+    });
+  }
+
+  /** Runs a read of the fixture, naming the entry in the error should it fail. */
+  #readFixture<T>(relativePath: string, read: () => Promise<T>): Promise<T> {
+    return this.#op(read, (error) => {
+      const code = errnoCode(error);
+      return new FixtureError(
+        'GZ_BENCH_FIXTURE_UNREADABLE',
+        `cannot copy fixture entry ${relativePath === '' ? '.' : relativePath}: ${code ?? String(error)}`,
+        error,
+      );
+    });
+  }
+
+  #fail(error: unknown): void {
+    if (this.#failure === undefined && error !== STOPPED) this.#failure = { error };
   }
 }
 
 async function assertFixtureDirectory(source: string): Promise<void> {
   let stats: Stats;
   try {
-    stats = await lstat(source);
+    stats = await fsPromises.lstat(source);
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -170,33 +262,19 @@ async function assertFixtureDirectory(source: string): Promise<void> {
 }
 
 async function assertEmptyTarget(source: string, target: string): Promise<void> {
-  const stats = await lstat(target).catch(() => undefined);
+  const stats = await fsPromises.lstat(target).catch(() => undefined);
   if (!stats?.isDirectory()) {
     throw new FixtureError('GZ_BENCH_WORKSPACE_INVALID', `cannot copy the fixture into ${target}: not a directory`);
   }
-  if ((await readdir(target)).length > 0) {
+  if ((await fsPromises.readdir(target)).length > 0) {
     throw new FixtureError('GZ_BENCH_WORKSPACE_INVALID', `cannot copy the fixture into ${target}: it is not empty`);
   }
   // A target inside the fixture would be copied into itself, and would write into the fixture.
-  const inside = posix.relative(await realpath(source), await realpath(target));
+  const inside = posix.relative(await fsPromises.realpath(source), await fsPromises.realpath(target));
   if (inside === '' || (inside !== '..' && !inside.startsWith('../'))) {
     throw new FixtureError(
       'GZ_BENCH_WORKSPACE_INVALID',
       `cannot copy the fixture into ${target}: it lies inside the fixture`,
-    );
-  }
-}
-
-/** Runs a read of the fixture, naming the entry in the error should it fail. */
-async function readFixture<T>(relativePath: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    const code = errnoCode(error);
-    throw new FixtureError(
-      'GZ_BENCH_FIXTURE_UNREADABLE',
-      `cannot copy fixture entry ${relativePath === '' ? '.' : relativePath}: ${code ?? String(error)}`,
-      error,
     );
   }
 }

@@ -15,6 +15,7 @@ export {
   type SkippedEntry,
 } from './copy-fixture.js';
 export { createGitBaseline, GIT_SAFE_ENV, GitBaselineError, gitSafeEnv } from './git-baseline.js';
+export { createOwnedDir, type OwnedDirKind } from './owned-dirs.js';
 export { writePromptFile } from './prompt-file.js';
 export { RemoveTreeError, removeTree } from './remove-tree.js';
 export { type CleanStaleAreasResult, cleanStaleAreas } from './stale-areas.js';

@@ -5,6 +5,7 @@ describe('parseOwnedDirName', () => {
   it('reads the owner of case areas and cache dirs', () => {
     expect(parseOwnedDirName('gz-bench-4242-987654-AbC123')).toEqual({ kind: 'area', pid: 4242, startTime: 987654 });
     expect(parseOwnedDirName('gz-bench-cache-7-0-zzzzzz')).toEqual({ kind: 'cache', pid: 7, startTime: 0 });
+    expect(parseOwnedDirName('gz-bench-slots-31-5-Q1w2E3')).toEqual({ kind: 'slots', pid: 31, startTime: 5 });
   });
 
   it.each([
@@ -18,6 +19,8 @@ describe('parseOwnedDirName', () => {
     'gz-bench-01-2-AbC123',
     'gz-bench-99999999999-2-AbC123',
     'gz-bench-cache-1-AbC123',
+    'gz-bench-slots-1-AbC123',
+    'gz-bench-other-1-2-AbC123',
     'gz-bench-sandbox-probe-AbC123',
   ])('takes %s for a name it does not make', (name) => {
     expect(parseOwnedDirName(name)).toBeUndefined();

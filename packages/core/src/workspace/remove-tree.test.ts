@@ -1,8 +1,21 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, chown, lstat, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  copyFile,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { compileForChild } from '../process/test-support/child-modules.js';
@@ -21,12 +34,21 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  // Tests leave directories of mode 0500 behind, which an ordinary user cannot empty as they are.
+  await run('chmod', ['-R', 'u+rwx', '--', parent]);
   await run('rm', ['-rf', '--', parent]);
 });
 
 /** Runs the deep-tree fake agent in `dir`, as `uid` when given: 600 levels of 255-character names. */
 async function makeDeepTree(dir: string, options: { lock?: boolean; uid?: number } = {}): Promise<void> {
-  const command = `${agent('deep-tree', String(DEPTH), options.lock ? 'lock' : '')}`;
+  let command = agent('deep-tree', String(DEPTH), options.lock ? 'lock' : '');
+  if (options.uid !== undefined) {
+    // Another user may not reach the checkout (a clone under a private directory): give it a copy.
+    const script = join(parent, 'deep-tree.mjs');
+    await copyFile(fileURLToPath(new URL('../../../../fixtures/agents/deep-tree.mjs', import.meta.url)), script);
+    await chmod(script, 0o644);
+    command = [process.execPath, script, String(DEPTH), options.lock ? 'lock' : ''].map((arg) => `'${arg}'`).join(' ');
+  }
   const ids = options.uid === undefined ? {} : { uid: options.uid, gid: options.uid };
   const { stdout } = await run('/bin/sh', ['-c', command], { cwd: dir, ...ids });
   expect(stdout).toBe('deep tree made\n');

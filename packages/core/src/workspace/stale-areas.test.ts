@@ -170,12 +170,13 @@ describe.runIf(linux)('cleanStaleAreas', () => {
       expect(existsSync(join(root, 'workspace', 'file'))).toBe(true);
   });
 
-  it('removes an area whose harness died before writing owner.json, and the cache dir of a dead run', async () => {
+  it('removes an area whose harness died before writing owner.json, and the cache and slot dirs of a dead run', async () => {
     const dead = deadPid();
     const unfinished = await fakeArea(`${CASE_AREA_PREFIX}${dead}-12345-AbC123`, undefined);
     const cache = await fakeArea(`gz-bench-cache-${dead}-12345-XyZ789`, undefined);
+    const slots = await fakeArea(`gz-bench-slots-${dead}-12345-SlOt42`, undefined);
     const result = await cleanStaleAreas(parent);
-    expect(result.removed.sort()).toEqual([unfinished, cache].sort());
+    expect(result.removed.sort()).toEqual([unfinished, cache, slots].sort());
     expect(await readdir(parent)).toEqual([]);
   });
 
@@ -191,6 +192,7 @@ describe.runIf(linux)('cleanStaleAreas', () => {
       keptOlder,
       await fakeArea(`${CASE_AREA_PREFIX}${live}-Live01`, undefined),
       await fakeArea(`gz-bench-cache-${live}-Live02`, undefined),
+      await fakeArea(`gz-bench-slots-${live}-Live03`, undefined),
       // Shaped almost like ours: a user's own directories.
       await fakeArea('gz-bench-backup', undefined),
       await fakeArea(`gz-bench-${dead}-1-toolong7`, undefined),

@@ -31,8 +31,8 @@ export interface CleanStaleAreasResult {
 
 /**
  * Cleans up after harness processes that died without doing it themselves. For each directory
- * directly under `parent` that a harness process made (see owned-dirs.ts: case areas and the CLI's
- * cache dirs) and whose owner is gone (or whose pid now belongs to another process): kills every
+ * directly under `parent` that a harness process made (see owned-dirs.ts: case areas, the CLI's
+ * cache dirs and runs' slot dirs) and whose owner is gone (or whose pid now belongs to another process): kills every
  * process carrying the token of its owner.json, if it has one, and removes it. An area whose
  * owner.json is missing (its harness died while creating it) goes too; areas marked kept, areas of
  * live owners, other users' directories and other names are left alone. Older areas named
@@ -49,7 +49,8 @@ export async function cleanStaleAreas(parent: string = tmpdir()): Promise<CleanS
     const root = join(parent, entry.name);
     if (!(await isOurs(root))) continue;
     const named = parseOwnedDirName(entry.name);
-    const record = named?.kind === 'cache' ? undefined : await readOwnerRecord(root);
+    // Only case areas hold an owner record (and processes to kill); cache and slot dirs go by their name.
+    const record = named !== undefined && named.kind !== 'area' ? undefined : await readOwnerRecord(root);
     const owner = named ?? record;
     if (owner === undefined || (await isMarkedKept(root)) || (await ownerIsRunning(owner))) continue;
     // Processes first, or a leftover agent could keep writing into the tree while it is removed.

@@ -16,6 +16,7 @@ import { escapePath } from 'tinyglobby';
 import { createVitest } from 'vitest/node';
 import { createGzBenchPlugin } from '../node/plugin.js';
 import { GzBenchReporter } from '../node/reporter.js';
+import { DEFAULT_CONCURRENCY } from '../node/resolve-options.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
@@ -32,6 +33,8 @@ interface RunFlags {
   'allow-env'?: string[];
   'allow-secrets'?: boolean;
   sandbox?: string;
+  logs?: string;
+  concurrency?: string;
 }
 
 /** `gz-bench run <suite.json>... --cmd "<template>"`: runs the suites through Vitest with the gz-bench plugin. */
@@ -44,6 +47,8 @@ export async function runCommand(args: string[]): Promise<number> {
     'allow-env': { type: 'string', multiple: true },
     'allow-secrets': { type: 'boolean' },
     sandbox: { type: 'string' },
+    logs: { type: 'string' },
+    concurrency: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('run needs at least one suite file');
   if (values.cmd === undefined) throw new UsageError('--cmd is required');
@@ -54,6 +59,7 @@ export async function runCommand(args: string[]): Promise<number> {
   if (badName !== undefined) throw new UsageError(`--allow-env needs an environment variable name, got "${badName}"`);
   const sandbox = values.sandbox ?? 'auto';
   if (!isSandboxMode(sandbox)) throw new UsageError(`--sandbox must be auto, bwrap or none, got "${sandbox}"`);
+  const concurrency = runConcurrency(values.concurrency, process.env.GZ_BENCH_CONCURRENCY);
 
   // Each file once, named as the user wrote it the first time.
   const named = new Map<string, string>();
@@ -87,7 +93,10 @@ export async function runCommand(args: string[]): Promise<number> {
     timeout,
     keep: values.keep === true,
     report: false,
-    concurrency: 1,
+    // Off unless asked for: like the report, the CLI writes nothing into the directory it runs in by
+    // default. Named from the current directory, as the suite paths are.
+    logs: values.logs === undefined ? false : resolve(values.logs),
+    concurrency,
     table: !json,
     allowEnv,
     allowSecrets: values['allow-secrets'] === true,
@@ -209,6 +218,17 @@ function onInterrupt(handle: (signal: NodeJS.Signals) => void): () => void {
   return () => {
     for (const signal of INTERRUPTS) process.off(signal, handle);
   };
+}
+
+/** Cases at once: `--concurrency`, else `GZ_BENCH_CONCURRENCY`, else the plugin's default. */
+function runConcurrency(flag: string | undefined, env: string | undefined): number {
+  const [raw, name] = flag !== undefined ? [flag, '--concurrency'] : [env, 'GZ_BENCH_CONCURRENCY'];
+  if (raw === undefined || raw === '') return DEFAULT_CONCURRENCY;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1) {
+    throw new UsageError(`${name} must be a positive integer, got "${raw}"`);
+  }
+  return value;
 }
 
 function parseTimeout(raw: string): number {

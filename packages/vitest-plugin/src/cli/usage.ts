@@ -2,8 +2,9 @@
 export const USAGE = `gz-bench — Your agent says it works. Prove it.
 
 Usage:
-  gz-bench run <suite.json>... --cmd "<template>" [--timeout n] [--json] [--keep]
-               [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
+  gz-bench run <suite.json>... --cmd "<template>" [--timeout n] [--concurrency n]
+               [--json] [--keep] [--allow-env NAME]... [--allow-secrets]
+               [--sandbox auto|bwrap|none] [--logs DIR]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
   gz-bench --help | --version
@@ -17,12 +18,16 @@ run       Run every case of the suites through Vitest and score it.
                               prompts of any length; stdin: my-agent < {{promptFile}}
               {{dir}}         the absolute workspace path
   --timeout   seconds that bound every command of every case (overrides timeoutSec)
+  --concurrency  cases that run at once across all suites (default 4, or
+              GZ_BENCH_CONCURRENCY); 1 runs them one at a time
   --json      print the JSON report on stdout instead of the table
   --keep      keep workspaces and print their paths
   --allow-env pass the harness's environment variable NAME to the commands
               (repeatable); they get a minimal environment otherwise
   --allow-secrets  copy secret-looking files of fixture repositories too
   --sandbox   auto (default: bwrap when it works), bwrap, or none
+  --logs      write the whole output of every command to log files below DIR
+              (DIR/<suite file>/<case>/agent.log…); the report names them
 
 validate  Check a suite's structure. Exit 0 if valid.
 init      Write example-suite.json (default: the current directory), whose cases

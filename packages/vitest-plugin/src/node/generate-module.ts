@@ -1,4 +1,4 @@
-import { type CaseLocation, caseBudgetMs, type Suite } from '@gz-bench/core';
+import type { CaseLocation, Suite } from '@gz-bench/core';
 import type { SuiteModuleData } from '../runtime/define-suite.js';
 import { type LineMapping, lineSourceMap, type SourceMap } from './source-map.js';
 
@@ -12,8 +12,6 @@ export interface GenerateModuleInput {
   locations: CaseLocation[];
   /** Import specifier of the worker runtime. */
   runtimeId: string;
-  /** Overrides every case's timeout (seconds), as resolved from the options. */
-  timeoutOverride: number | undefined;
 }
 
 /**
@@ -30,9 +28,10 @@ export function generateSuiteModule(input: GenerateModuleInput): { code: string;
   ];
   const mappings: LineMapping[] = [{ generatedLine: 3, sourceLine: 1, sourceColumn: 0 }];
   input.suite.cases.forEach((testCase, index) => {
-    const timeout = caseBudgetMs(testCase, input.timeoutOverride);
+    // No Vitest timeout: it would count the wait for a slot of the run. The runtime bounds the case
+    // from the moment it has its slot (runtime/case-budget.ts).
     lines.push(
-      `  test(${JSON.stringify(testCase.id)}, { timeout: ${timeout} }, (context) => suite.runCase(${index}, context));`,
+      `  test(${JSON.stringify(testCase.id)}, { timeout: 0 }, (context) => suite.runCase(${index}, context));`,
     );
     // The case's id is where people point when they mean the case (`vitest run x.bench.json:12`, IDE links).
     const location = input.locations[index];

@@ -1,5 +1,5 @@
 /// <reference types="vitest/config" />
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertUsableTempDir, loadSuite, locateCases, resolveSandbox, SuiteError, TempDirError } from '@gz-bench/core';
 import picomatch from 'picomatch';
@@ -10,8 +10,10 @@ import { EnvironmentError } from './environment-error.js';
 import { generateInvalidSuiteModule, generateSuiteModule } from './generate-module.js';
 import { GZ_BENCH_REPORTER, GzBenchReporter, type GzBenchReporterOptions } from './reporter.js';
 import { OptionsError, resolveOptions } from './resolve-options.js';
+import { runSlots } from './run-slots.js';
 import { addSweeperOnce, sweepStaleAreas } from './stale-sweeper.js';
 import { skipViteJsonFor } from './vite-json-compat.js';
+import { countSuiteFiles, sizeWorkersFor } from './worker-sizing.js';
 
 const RUNTIME_ID = fileURLToPath(new URL('../runtime/index.js', import.meta.url));
 
@@ -62,7 +64,6 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
           source,
           locations: locateCases(source),
           runtimeId: RUNTIME_ID,
-          timeoutOverride: options.timeout,
         });
         return { code, map, moduleType: 'js' };
       } catch (error) {
@@ -75,14 +76,22 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       for (const glob of options.include) {
         if (!project.config.include.includes(glob)) project.config.include.push(glob);
       }
+      // A merge run only reports: it runs no case, and needs no slots.
+      const slots = vitest.config.mergeReports ? undefined : await runSlots(vitest, options.concurrency);
+      const suiteFiles = await countSuiteFiles(project.config.root, options.include, project.config.exclude);
+      sizeWorkersFor(vitest, project, options.concurrency, suiteFiles);
       project.provide(PROVIDE_KEY, {
         cmd: options.cmd,
         timeout: options.timeout,
         keep: options.keep,
         concurrency: options.concurrency,
+        slots,
         allowEnv: options.allowEnv,
         allowSecrets: options.allowSecrets,
         sandbox: options.sandbox,
+        // Beside the report, against the same root; absolute, so every worker writes to the same place.
+        logs:
+          options.logs === false ? false : { dir: resolve(vitest.config.root, options.logs), root: vitest.config.root },
       });
       const reporter = addReporterOnce(vitest, hooks.reporter ?? new GzBenchReporter(reporterOptions(options)));
       reporter.addSuiteMatcher(isSuite);

@@ -9,7 +9,8 @@ describe('resolveOptions', () => {
       timeout: undefined,
       keep: false,
       report: '.gz-bench/report.json',
-      concurrency: 1,
+      logs: '.gz-bench/logs',
+      concurrency: 4,
       table: true,
       allowEnv: [],
       allowSecrets: false,
@@ -25,7 +26,8 @@ describe('resolveOptions', () => {
         GZ_BENCH_TIMEOUT: '1.5',
         GZ_BENCH_KEEP: 'true',
         GZ_BENCH_REPORT: 'off',
-        GZ_BENCH_CONCURRENCY: '4',
+        GZ_BENCH_LOGS: 'ci/logs',
+        GZ_BENCH_CONCURRENCY: '16',
         GZ_BENCH_INCLUDE: 'a/*.json, b/*.json',
         GZ_BENCH_TABLE: '0',
         GZ_BENCH_ALLOW_ENV: 'OPENAI_API_KEY, GH_TOKEN',
@@ -39,12 +41,20 @@ describe('resolveOptions', () => {
       timeout: 1.5,
       keep: true,
       report: false,
-      concurrency: 4,
+      logs: 'ci/logs',
+      concurrency: 16,
       table: false,
       allowEnv: ['OPENAI_API_KEY', 'GH_TOKEN'],
       allowSecrets: true,
       sandbox: 'none',
     });
+  });
+
+  it('turns logs off with false, in the options or GZ_BENCH_LOGS', () => {
+    expect(resolveOptions({ logs: false }, {}).logs).toBe(false);
+    expect(resolveOptions({ logs: 'out/logs' }, { GZ_BENCH_LOGS: 'false' }).logs).toBe(false);
+    expect(resolveOptions({}, { GZ_BENCH_LOGS: 'off' }).logs).toBe(false);
+    expect(() => resolveOptions({ logs: ' ' }, {})).toThrow('gz-bench option "logs" must be a directory or false');
   });
 
   it('treats empty variables and undefined options as unset', () => {

@@ -20,13 +20,20 @@ export class OptionsError extends Error {
   }
 }
 
+/**
+ * Cases in flight at once unless told otherwise: agents mostly wait on a remote model, so a few at
+ * once already pay, while providers rate-limit and each real agent CLI takes hundreds of MB.
+ */
+export const DEFAULT_CONCURRENCY = 4;
+
 const DEFAULTS: ResolvedGzBenchOptions = {
   cmd: undefined,
   include: ['**/*.bench.json'],
   timeout: undefined,
   keep: false,
   report: '.gz-bench/report.json',
-  concurrency: 1,
+  logs: '.gz-bench/logs',
+  concurrency: DEFAULT_CONCURRENCY,
   table: true,
   allowEnv: [],
   allowSecrets: false,
@@ -51,6 +58,9 @@ export function resolveOptions(
   if (merged.timeout !== undefined) positiveNumber('timeout', merged.timeout);
   positiveInteger('concurrency', merged.concurrency);
   if (merged.report === '') throw new OptionsError('gz-bench option "report" must be a path or false');
+  if (merged.logs !== false && (typeof merged.logs !== 'string' || merged.logs.trim() === '')) {
+    throw new OptionsError('gz-bench option "logs" must be a directory or false');
+  }
   const allowEnv = [...merged.allowEnv];
   const badName = allowEnv.find((name) => !ENV_NAME_PATTERN.test(name));
   if (badName !== undefined) {
@@ -78,6 +88,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   if (keep !== undefined) options.keep = parseBoolean('GZ_BENCH_KEEP', keep);
   const report = value('GZ_BENCH_REPORT');
   if (report !== undefined) options.report = /^(false|0|off|no)$/i.test(report) ? false : report;
+  const logs = value('GZ_BENCH_LOGS');
+  if (logs !== undefined) options.logs = /^(false|0|off|no)$/i.test(logs) ? false : logs;
   const concurrency = value('GZ_BENCH_CONCURRENCY');
   if (concurrency !== undefined) options.concurrency = parseNumber('GZ_BENCH_CONCURRENCY', concurrency);
   const table = value('GZ_BENCH_TABLE');
@@ -120,7 +132,7 @@ function positiveNumber(name: string, value: number): void {
 }
 
 function positiveInteger(name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 1) {
+  if (!Number.isSafeInteger(value) || value < 1) {
     throw new OptionsError(`gz-bench option "${name}" must be a positive integer, got ${String(value)}`);
   }
 }

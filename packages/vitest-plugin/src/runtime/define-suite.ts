@@ -2,16 +2,19 @@ import { dirname } from 'node:path';
 import {
   type CaseLocation,
   type CaseResult,
+  caseBudgetMs,
+  caseLogLocation,
   type ResolvedSandbox,
   resolveSandbox,
   runCase,
   type Suite,
   withSuiteSettings,
-} from '@gz-bench/core';
+} from '@gz-bench/core/run';
 import { inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
+import { CaseBudgetError, runWithinBudget } from './case-budget.js';
 import { dieWithVitestMain } from './die-with-main.js';
-import { createLimit } from './limit.js';
+import { acquireSlot } from './slot-client.js';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -43,11 +46,12 @@ const SETTLE_TIMEOUT_MS = 30_000;
 /** Binds a suite's data to the run options provided by the plugin. */
 export function defineSuite(data: SuiteModuleData): DefinedSuite {
   const options = inject(PROVIDE_KEY) as WorkerOptions | undefined;
-  const concurrency = options?.concurrency ?? 1;
-  const limit = createLimit(concurrency);
 
   return {
-    describeOptions: concurrency > 1 ? { concurrent: true } : { sequential: true },
+    // Any case may run beside any other, of this file or another: the run's slots decide how many do.
+    // One at a time, a file's cases run in order, as plain tests do: a case asks for the slot only
+    // once the one before it is over, so that --bail stops the run before the next one starts.
+    describeOptions: options?.concurrency === 1 ? { sequential: true } : { concurrent: true },
     async runCase(index, context) {
       const testCase = data.suite.cases[index];
       if (!testCase) throw new Error(`gz-bench: suite "${data.suite.name}" has no case ${index}`);
@@ -59,25 +63,52 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
           index,
         );
       }
-      const cmd = options.cmd;
+      if (options.slots === undefined) {
+        throw caseFailure(
+          'the gz-bench plugin did not set up this run: add gzBench() to the plugins of its Vitest config',
+          data,
+          index,
+        );
+      }
+      const { cmd, slots } = options;
       dieWithVitestMain();
       const sandbox = await workerSandbox(options);
-      const run = limit(() => {
-        const signal = attemptSignal(context.signal);
-        return runCase(withSuiteSettings(data.suite, testCase), {
-          cmd,
-          keep: options.keep,
-          signal,
-          suiteDir: dirname(data.file),
-          allowEnv: options.allowEnv,
-          allowSecrets: options.allowSecrets,
-          sandbox,
-          ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
-        });
-      }).then((result) => {
-        context.task.meta.gzBench = result;
-        return result;
-      });
+      const controller = attemptController(context.signal);
+      const budgetMs = caseBudgetMs(testCase, options.timeout);
+      const run = (async () => {
+        // The slot comes first: a case waiting for one has no area and no process yet, and a run
+        // cancelled meanwhile leaves it not run.
+        const slot = await acquireSlot(slots.path, { token: slots.token, signal: controller.signal });
+        try {
+          controller.signal.throwIfAborted();
+          const { value, exceeded } = await runWithinBudget(budgetMs, SETTLE_TIMEOUT_MS, controller, () =>
+            runCase(withSuiteSettings(data.suite, testCase), {
+              cmd,
+              keep: options.keep,
+              signal: controller.signal,
+              suiteDir: dirname(data.file),
+              allowEnv: options.allowEnv,
+              allowSecrets: options.allowSecrets,
+              sandbox,
+              ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
+              ...(options.logs && {
+                logs: caseLogLocation({
+                  logsDir: options.logs.dir,
+                  root: options.logs.root,
+                  suiteFile: data.file,
+                  caseId: testCase.id,
+                }),
+              }),
+            }),
+          );
+          const result = exceeded ? overBudget(value, budgetMs) : value;
+          context.task.meta.gzBench = result;
+          return result;
+        } finally {
+          // Only now: runCase resolves once the case's processes are dead and its area is gone.
+          slot.release();
+        }
+      })();
       // A cancelled run (Ctrl-C, bail) stops waiting for a test's body at once, while its case still
       // ends its processes and removes its workspace. The test's own finishing hook waits for that, so
       // the worker is not torn down halfway through and the case's result is in the test's meta before
@@ -91,6 +122,11 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
   };
 }
 
+/** A case stopped at its budget fails with that, not with the interruption its commands saw. */
+function overBudget(result: CaseResult, budgetMs: number): CaseResult {
+  return { ...result, passed: false, error: new CaseBudgetError(budgetMs).message, failedStep: 'harness' };
+}
+
 let sandboxOfWorker: Promise<ResolvedSandbox> | undefined;
 
 /** The sandbox of this worker's cases, probed once per worker process. */
@@ -100,14 +136,15 @@ function workerSandbox(options: WorkerOptions): Promise<ResolvedSandbox> {
 }
 
 /**
- * A signal for this attempt only. Vitest 4.1 hands a retry the signal its timed-out attempt already
- * aborted; an aborted signal at the start of an attempt is stale, so only a later abort counts.
+ * A controller for this attempt only, aborted with the test's signal. Vitest 4.1 hands a retry the
+ * signal its timed-out attempt already aborted; an aborted signal at the start of an attempt is
+ * stale, so only a later abort counts.
  */
-function attemptSignal(testSignal: AbortSignal): AbortSignal {
+function attemptController(testSignal: AbortSignal): AbortController {
   const controller = new AbortController();
   if (!testSignal.aborted)
     testSignal.addEventListener('abort', () => controller.abort(testSignal.reason), { once: true });
-  return controller.signal;
+  return controller;
 }
 
 /** An error whose only frame is the case in the suite file, so Vitest shows the case's JSON as the code frame. */

@@ -15,7 +15,17 @@ export interface GzBenchOptions {
   keep?: boolean;
   /** Path of the JSON report, relative to the Vitest root; `false` writes none. Overridden by `GZ_BENCH_REPORT`. @default '.gz-bench/report.json' */
   report?: string | false;
-  /** Cases of one suite file that run at once (Vitest's `maxConcurrency` caps it). Overridden by `GZ_BENCH_CONCURRENCY`. @default 1 */
+  /**
+   * Directory of the full output logs of every command (setup, agent, command checks), relative to the
+   * Vitest root; `false` writes none. Overridden by `GZ_BENCH_LOGS`. @default '.gz-bench/logs'
+   */
+  logs?: string | false;
+  /**
+   * Cases that run at once in the whole run, across all suite files and projects (one limit, not one
+   * per file). Agents mostly wait on a model, providers rate-limit, and a real agent CLI takes hundreds
+   * of MB, hence a small default; `1` runs cases strictly one at a time. Overridden by `GZ_BENCH_CONCURRENCY`.
+   * @default 4
+   */
   concurrency?: number;
   /** Print the gz-bench table after Vitest's own output. Overridden by `GZ_BENCH_TABLE`. @default true */
   table?: boolean;
@@ -40,6 +50,7 @@ export interface ResolvedGzBenchOptions {
   timeout: number | undefined;
   keep: boolean;
   report: string | false;
+  logs: string | false;
   concurrency: number;
   table: boolean;
   allowEnv: string[];
@@ -51,7 +62,20 @@ export interface ResolvedGzBenchOptions {
 export type WorkerOptions = Pick<
   ResolvedGzBenchOptions,
   'cmd' | 'timeout' | 'keep' | 'concurrency' | 'allowEnv' | 'allowSecrets' | 'sandbox'
->;
+> & {
+  /** Where the logs go: the absolute logs directory and the Vitest root the report names paths from; or none. */
+  logs: { dir: string; root: string } | false;
+  /** The run's slot server (node/run-slots.ts); every case takes a slot there before it runs. */
+  slots: SlotAddress | undefined;
+};
+
+/** How workers reach the run's slot server. */
+export interface SlotAddress {
+  /** A Unix socket path (on Linux in the abstract namespace: it starts with NUL), or a named pipe. */
+  path: string;
+  /** The run's token, which every request must carry. */
+  token: string;
+}
 
 /** The key under which the worker options are provided to test workers. */
 export const PROVIDE_KEY = 'gzBench';

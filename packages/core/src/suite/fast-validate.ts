@@ -1,0 +1,212 @@
+import { compiles } from './compiles.js';
+import {
+  CaseSchema,
+  CommandCheckSchema,
+  ENV_NAME_PATTERN,
+  FileContainsCheckSchema,
+  FileExistsCheckSchema,
+  FileNotExistsCheckSchema,
+  MAX_TIMEOUT_SEC,
+  OutputMatchesCheckSchema,
+  type Suite,
+  SuiteSchema,
+} from './schema.js';
+
+// zod gives every value it checks a result object of its own, and a suite of 10,000 cases holds
+// some 200,000 values: validating it with the schema alone takes longer than the rest of loading.
+// This module states the schema's rules a second time, as plain functions that allocate only the
+// output, and answers for suites that keep every rule. Whenever it cannot vouch for the data (any
+// rule broken, any key or value it does not know) it answers nothing, and the schema decides and
+// words the error. Its output is what `SuiteSchema.parse` returns: fresh objects and arrays, keys
+// in the schema's order. fast-validate.test.ts holds it to the schema rule by rule.
+
+/** What a rule returns for a value it cannot vouch for. */
+const UNSURE = Symbol('unsure');
+
+/** The output for a value the rule vouches for (a fresh copy for objects and arrays), or UNSURE. */
+type Rule = (value: unknown) => unknown;
+
+/** Results of `new RegExp(pattern, flags)` during one validation, by flags, then pattern. */
+let compiled: Map<string, Map<string, boolean>> | undefined;
+
+function compilesOnce(pattern: string, flags: string): boolean {
+  compiled ??= new Map();
+  let byPattern = compiled.get(flags);
+  if (byPattern === undefined) {
+    byPattern = new Map();
+    compiled.set(flags, byPattern);
+  }
+  let result = byPattern.get(pattern);
+  if (result === undefined) {
+    result = compiles(pattern, flags);
+    byPattern.set(pattern, result);
+  }
+  return result;
+}
+
+const keep =
+  (test: (value: unknown) => boolean): Rule =>
+  (value) =>
+    test(value) ? value : UNSURE;
+
+const isNonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+const isPositive = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0;
+
+const anyString = keep((value) => typeof value === 'string');
+const nonEmpty = keep(isNonEmpty);
+const noNul = keep((value) => isNonEmpty(value) && !value.includes('\0'));
+const boolean = keep((value) => typeof value === 'boolean');
+const positive = keep(isPositive);
+const timeout = keep((value) => isPositive(value) && value <= MAX_TIMEOUT_SEC);
+const exitCode = keep((value) => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 255);
+const envName = keep((value) => typeof value === 'string' && ENV_NAME_PATTERN.test(value));
+const literal = (expected: string) => keep((value) => value === expected);
+
+function arrayOf(item: Rule): Rule {
+  return (value) => {
+    if (!Array.isArray(value)) return UNSURE;
+    const out: unknown[] = [];
+    for (const element of value) {
+      const checked = item(element);
+      if (checked === UNSURE) return UNSURE;
+      out.push(checked);
+    }
+    return out;
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * A strict object of the schema `schema`: only the keys of `rules`, the `required` ones present,
+ * each value kept by its rule, and `refine` true of the output. When the schema's keys and the
+ * rules' differ (the schema grew a key this module does not know), it vouches for nothing.
+ */
+function objectOf(
+  schema: { shape: Record<string, unknown> },
+  rules: Record<string, Rule>,
+  required: readonly string[],
+  refine: (out: Record<string, unknown>) => boolean = () => true,
+): Rule {
+  const order = Object.keys(schema.shape);
+  const known = new Map(Object.entries(rules));
+  const complete = order.length === known.size && order.every((key) => known.has(key));
+  return (value) => {
+    if (!complete || !isPlainObject(value)) return UNSURE;
+    for (const key of Object.keys(value)) if (!known.has(key)) return UNSURE;
+    for (const key of required) if (!Object.hasOwn(value, key)) return UNSURE;
+    const out: Record<string, unknown> = {};
+    for (const key of order) {
+      if (!Object.hasOwn(value, key)) continue;
+      const checked = (known.get(key) as Rule)(value[key]);
+      if (checked === UNSURE) return UNSURE;
+      out[key] = checked;
+    }
+    return refine(out) ? out : UNSURE;
+  };
+}
+
+const checkRules = new Map<string, Rule>([
+  ['fileExists', objectOf(FileExistsCheckSchema, { kind: literal('fileExists'), path: noNul }, ['kind', 'path'])],
+  [
+    'fileContains',
+    objectOf(
+      FileContainsCheckSchema,
+      { kind: literal('fileContains'), path: noNul, text: nonEmpty, flags: literal('i') },
+      ['kind', 'path', 'text'],
+    ),
+  ],
+  [
+    'fileNotExists',
+    objectOf(FileNotExistsCheckSchema, { kind: literal('fileNotExists'), path: noNul }, ['kind', 'path']),
+  ],
+  [
+    'command',
+    objectOf(CommandCheckSchema, { kind: literal('command'), run: noNul, expectExit: exitCode }, ['kind', 'run']),
+  ],
+  [
+    'outputMatches',
+    objectOf(
+      OutputMatchesCheckSchema,
+      { kind: literal('outputMatches'), pattern: nonEmpty, flags: anyString },
+      ['kind', 'pattern'],
+      // Invalid flags make any pattern fail to compile: one try answers both of the schema's questions.
+      ({ pattern, flags }) => compilesOnce(pattern as string, (flags as string | undefined) ?? ''),
+    ),
+  ],
+]);
+
+const check: Rule = (value) => {
+  if (!isPlainObject(value) || typeof value.kind !== 'string') return UNSURE;
+  return checkRules.get(value.kind)?.(value) ?? UNSURE;
+};
+
+const caseSettings: Record<string, Rule> = {
+  repo: noNul,
+  git: boolean,
+  protect: arrayOf(noNul),
+  allowEnv: arrayOf(envName),
+  realHome: boolean,
+  network: boolean,
+  maxDiskMB: positive,
+  maxOutputMB: positive,
+};
+
+const testCase = objectOf(
+  CaseSchema,
+  {
+    ...caseSettings,
+    id: nonEmpty,
+    prompt: noNul,
+    setup: arrayOf(noNul),
+    checks: arrayOf(check),
+    timeoutSec: timeout,
+  },
+  ['id', 'prompt', 'checks'],
+);
+
+/** The suite-wide rules: unique case ids, and `protect` only where a `repo` can restore from. */
+function suiteRefine(suite: Record<string, unknown>): boolean {
+  const seen = new Set<string>();
+  for (const ownCase of suite.cases as Array<Record<string, unknown>>) {
+    const id = ownCase.id as string;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    const protect = (ownCase.protect ?? suite.protect) as string[] | undefined;
+    if (protect !== undefined && protect.length > 0 && (ownCase.repo ?? suite.repo) === undefined) return false;
+  }
+  return true;
+}
+
+const suite = objectOf(
+  SuiteSchema,
+  {
+    $schema: anyString,
+    name: nonEmpty,
+    description: anyString,
+    version: anyString,
+    ...caseSettings,
+    cases: arrayOf(testCase),
+  },
+  ['name', 'cases'],
+  suiteRefine,
+);
+
+/**
+ * What `SuiteSchema.parse(data)` returns when this module can tell that it would succeed; undefined
+ * when it cannot (the data breaks a rule, or holds what the module does not know): ask the schema.
+ */
+export function fastValidSuite(data: unknown): Suite | undefined {
+  try {
+    const out = suite(data);
+    // Every rule of the schema held, checked above: the output has the schema's type.
+    return out === UNSURE ? undefined : (out as Suite);
+  } finally {
+    compiled = undefined;
+  }
+}

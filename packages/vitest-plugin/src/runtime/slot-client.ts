@@ -1,0 +1,69 @@
+import { connect } from 'node:net';
+import { encodeSlotRequest, GRANTED_LINE, REFUSED_PREFIX, type SlotRequest } from '../shared/slot-protocol.js';
+
+/** A slot of the run, held until released. */
+export interface Slot {
+  /** Gives the slot back; safe to call more than once. */
+  release(): void;
+}
+
+/** The run's slot server could not be reached or would not serve the request; the message says why. */
+export class SlotError extends Error {
+  override name = 'SlotError';
+}
+
+/** What `acquireSlot` needs besides the server's path. */
+export interface AcquireOptions extends SlotRequest {
+  /** Gives up waiting when aborted: rejects with the signal's reason, and nothing is held. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Waits for a slot of the run from the server at `path` (node/slot-server.ts). The slot is held by
+ * the connection: release it when the case has cleaned up. Should this process die, the connection
+ * closes and the server frees the slot.
+ */
+export function acquireSlot(path: string, options: AcquireOptions = {}): Promise<Slot> {
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise<Slot>((resolve, reject) => {
+    const socket = connect(path);
+    let replied = '';
+    let settled = false;
+    const release = () => socket.destroy();
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      socket.destroy();
+      reject(error);
+    };
+    const onAbort = () => fail(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(encodeSlotRequest(options)));
+    socket.on('data', (chunk: string) => {
+      if (settled) return;
+      replied += chunk;
+      const end = replied.indexOf('\n');
+      if (end === -1) return;
+      const line = replied.slice(0, end);
+      if (line !== GRANTED_LINE) {
+        const reason = line.startsWith(REFUSED_PREFIX) ? line.slice(REFUSED_PREFIX.length) : `it answered "${line}"`;
+        return fail(new SlotError(`gz-bench: the run's slot server refused a slot: ${reason}`));
+      }
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      resolve({ release });
+    });
+    socket.on('error', (error) =>
+      fail(new SlotError(`gz-bench: cannot reach the run's slot server at ${printable(path)}: ${error.message}`)),
+    );
+    socket.on('close', () => fail(new SlotError('gz-bench: the run ended while the case waited for a slot')));
+  });
+}
+
+/** A socket path as a line can show it: an abstract socket's leading NUL as `@`, as ss(8) does. */
+function printable(path: string): string {
+  return path.replaceAll('\0', '@');
+}

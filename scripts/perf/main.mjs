@@ -1,0 +1,80 @@
+// The body of `pnpm perf` (scripts/perf.mjs checks first that the packages are built).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname } from 'node:path';
+import * as core from '@gz-bench/core';
+import { concurrencyRows } from './concurrency.mjs';
+import { fixtureRows } from './fixture-copy.mjs';
+import { loadingRows } from './loading.mjs';
+import { describeMachine, sandboxState } from './machine.mjs';
+import { memoryRows } from './memory.mjs';
+import { REPO_ROOT, readOptions } from './options.mjs';
+import { overheadRows } from './overhead.mjs';
+import { renderDocument, renderTable } from './render.mjs';
+import { measuredEnv, runGzBench } from './spawn.mjs';
+import { createWorkRoot, leftoverProcesses } from './workroot.mjs';
+
+const options = readOptions(process.argv.slice(2), process.env);
+if (options.error !== undefined) {
+  process.stderr.write(`perf: ${options.error}\n`);
+  process.exit(2);
+}
+
+const started = performance.now();
+const elapsed = () => `${Math.round((performance.now() - started) / 1000)} s`;
+const log = (message) => process.stderr.write(`perf [${elapsed()}]: ${message}\n`);
+const work = await createWorkRoot();
+try {
+  const sandbox = await sandboxState();
+  const machine = await describeMachine({ tmp: tmpdir(), sandbox, root: REPO_ROOT, core });
+  const env = measuredEnv(work.tmp);
+  const help = await runGzBench(['--help'], { cwd: work.root, env });
+  const context = { options, work, env, sandbox, log, concurrencyFlag: help.stdout.includes('--concurrency') };
+
+  const rows = [
+    ...(await overheadRows(context, 'none')),
+    ...(await overheadRows(context, 'bwrap')),
+    ...(await concurrencyRows(context)),
+    ...(await fixtureRows(context)),
+    ...(await memoryRows(context)),
+    ...(await loadingRows(context)),
+  ];
+
+  const notes = [
+    ...busyNote(),
+    `The run took ${elapsed()}.`,
+    `Load average at the end: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(', ')}.`,
+  ];
+  const leftAreas = await work.leftovers();
+  if (leftAreas.length > 0)
+    notes.push(`The harness runs left ${leftAreas.length} entries in their TMPDIR: ${leftAreas.join(', ')}.`);
+  const leftProcesses = leftoverProcesses(work.tmp);
+  if (leftProcesses.length > 0)
+    notes.push(`Processes of the harness runs still alive at the end: ${leftProcesses.join(', ')}.`);
+  if (leftAreas.length === 0 && leftProcesses.length === 0) {
+    notes.push('The harness runs left no process running and nothing in their TMPDIR.');
+  }
+
+  const table = renderTable(machine, rows, options);
+  process.stdout.write(`${table}\n\n${notes.join('\n')}\n`);
+  await mkdir(dirname(options.out), { recursive: true });
+  await writeFile(options.out, renderDocument(table, notes));
+  log(`wrote ${options.out}`);
+} catch (error) {
+  log(`stopped: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await work.remove();
+}
+
+/** A warning when other work loaded the machine during the run, which inflates and scatters wall times. */
+function busyNote() {
+  const [oneMinute = 0, , fifteenMinutes = 0] = loadavg();
+  const cores = availableParallelism();
+  if (Math.max(oneMinute, fifteenMinutes) <= cores) return [];
+  return [
+    `The machine was busy with other work (load average ${oneMinute.toFixed(1)} over the last minute, ${fifteenMinutes.toFixed(1)} over 15, on ${cores} cores): wall times are inflated and noisy, and so are ratios, less; run it again on a quiet machine to compare.`,
+  ];
+}

@@ -1,0 +1,121 @@
+// Rows 4.x: the peak resident memory of the whole harness (rss.mjs: the CLI, Vitest's workers, the
+// guardians; not the agents), while an agent prints 1 GiB, and as the number of cases grows.
+import { scaled } from './options.mjs';
+import { reportOf, runProblem } from './report.mjs';
+import { measuredRow, mib, plural, unavailableRow } from './row.mjs';
+import { sampleHarnessRss } from './rss.mjs';
+import { runGzBench } from './spawn.mjs';
+import { median } from './stats.mjs';
+import { manyCases, writeSuites } from './suites.mjs';
+import { TRIVIAL_CMD, trivialCase } from './trivial.mjs';
+
+const PEAK_TARGET = 200 * 2 ** 20;
+const GROWTH_TARGET = 50 * 2 ** 20;
+const MiB = 2 ** 20;
+
+/** Runs the CLI with `args` while sampling its harness; resolves with the run and its peak RSS. */
+async function sampledRun(context, dir, args) {
+  let sampler;
+  const run = await runGzBench(args, {
+    cwd: dir,
+    env: context.env,
+    onSpawn: (pid) => {
+      sampler = sampleHarnessRss(pid);
+    },
+  });
+  return { run, peak: sampler?.stop() ?? 0 };
+}
+
+/** Rows 4.1 and 4.2. */
+export async function memoryRows(context) {
+  return [await loudAgentRow(context), await growthRow(context)];
+}
+
+async function loudAgentRow(context) {
+  const { options, work } = context;
+  const bytes = scaled(options, 2 ** 30);
+  const size = bytes >= 2 ** 30 ? `${bytes / 2 ** 30} GiB` : `${(bytes / MiB).toFixed(1)} MiB`;
+  const what = `Peak RSS of the whole harness while an agent prints ${size} (\`--sandbox none\`)`;
+  const target = `≤ ${mib(PEAK_TARGET)}`;
+  const dir = await work.dir('memory-output');
+  // The cap is set above the output, so that all of it goes through the harness whatever the default.
+  const settings = { maxOutputMB: Math.ceil(bytes / MiB) + 16 };
+  const loudCase = (id) => ({ id, prompt: 'Print a lot', checks: [{ kind: 'outputMatches', pattern: 'done' }] });
+  const [suite] = await writeSuites(dir, 'loud', [loudCase('loud')], 1, settings);
+  const loud = `head -c ${bytes} /dev/zero | tr '\\0' x; echo done`;
+
+  const peaks = { quiet: [], loud: [] };
+  for (let run = 0; run < options.runs; run += 1) {
+    for (const [kind, cmd] of [
+      ['quiet', 'echo done'],
+      ['loud', loud],
+    ]) {
+      context.log(`4: an agent printing ${kind === 'loud' ? size : 'a line'}, run ${run + 1} of ${options.runs}`);
+      const { run: result, peak } = await sampledRun(context, dir, [
+        'run',
+        suite,
+        '--cmd',
+        cmd,
+        '--sandbox',
+        'none',
+        '--json',
+      ]);
+      const problem = runProblem(result, 1) ?? (kind === 'loud' ? outputProblem(result, bytes) : undefined);
+      if (problem !== undefined) return unavailableRow({ id: '4.1', what, target, reason: problem });
+      peaks[kind].push(peak);
+    }
+  }
+  const peak = median(peaks.loud);
+  return measuredRow({
+    id: '4.1',
+    what,
+    baseline: `${mib(median(peaks.quiet))} (agent prints a line)`,
+    figure: mib(peak),
+    value: mib(peak),
+    target,
+    met: peak <= PEAK_TARGET,
+  });
+}
+
+/** undefined when the report says the agent's whole output went through the harness. */
+function outputProblem(run, bytes) {
+  const agent = reportOf(run).results?.[0]?.agent;
+  if (agent?.outputBytes === undefined || agent.outputBytes >= bytes) return undefined;
+  return `the agent's output stopped at ${agent.outputBytes} of ${bytes} bytes`;
+}
+
+async function growthRow(context) {
+  const { options, work } = context;
+  const few = scaled(options, 100);
+  const many = Math.max(few + 1, scaled(options, 1000));
+  const what = `Growth of the harness's peak RSS from ${few} to ${plural(many, 'trivial case')} over 8 suite files (\`--sandbox none\`, default concurrency)`;
+  const target = `≤ ${mib(GROWTH_TARGET)}`;
+  const dir = await work.dir('memory-growth');
+  const peaks = new Map();
+  for (const count of [few, many]) {
+    const suites = await writeSuites(dir, `trivial-${count}`, manyCases('trivial', count, trivialCase), 8);
+    context.log(`4: ${count} trivial cases, sampling memory`);
+    const { run, peak } = await sampledRun(context, dir, [
+      'run',
+      ...suites,
+      '--cmd',
+      TRIVIAL_CMD,
+      '--sandbox',
+      'none',
+      '--json',
+    ]);
+    const problem = runProblem(run, count);
+    if (problem !== undefined) return unavailableRow({ id: '4.2', what, target, reason: problem });
+    peaks.set(count, peak);
+  }
+  const growth = peaks.get(many) - peaks.get(few);
+  return measuredRow({
+    id: '4.2',
+    what,
+    baseline: `${mib(peaks.get(few))} at ${few}`,
+    figure: `${mib(peaks.get(many))} at ${many}`,
+    value: `${growth >= 0 ? '+' : ''}${mib(growth)}`,
+    target,
+    met: growth <= GROWTH_TARGET,
+  });
+}

@@ -1,0 +1,35 @@
+// What a `pnpm perf` run measures and where it writes, from its flags and environment:
+//   --quick / GZ_BENCH_PERF_QUICK=1   one run of each measurement instead of several
+//   GZ_BENCH_PERF_SCALE=<0..1>        scales every size (case counts, fixture, output) down, for a smoke test
+//   GZ_BENCH_PERF_OUT=<path>          where the document goes (default docs/performance.md)
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const USAGE =
+  'usage: pnpm perf [--quick]  (env: GZ_BENCH_PERF_QUICK=1, GZ_BENCH_PERF_SCALE=0..1, GZ_BENCH_PERF_OUT=path)';
+
+/** The options of this run, or a usage error (one line) to print. */
+export function readOptions(argv, env) {
+  const unknown = argv.filter((arg) => arg !== '--quick');
+  if (unknown.length > 0) return { error: `unknown argument ${unknown[0]}; ${USAGE}` };
+  const quick = argv.includes('--quick') || /^(1|true|yes)$/i.test(env.GZ_BENCH_PERF_QUICK ?? '');
+  const scale = env.GZ_BENCH_PERF_SCALE === undefined ? 1 : Number(env.GZ_BENCH_PERF_SCALE);
+  if (!(scale > 0 && scale <= 1)) return { error: `GZ_BENCH_PERF_SCALE must be a number in (0, 1]; ${USAGE}` };
+  return {
+    quick,
+    scale,
+    out: env.GZ_BENCH_PERF_OUT ?? join(REPO_ROOT, 'docs', 'performance.md'),
+    /** Runs of each timed measurement; the figure is their median. */
+    runs: quick ? 1 : 3,
+    /** Runs of the cheap measurements (the plain loop, copies, loading). */
+    cheapRuns: quick ? 1 : 5,
+  };
+}
+
+/** `size` scaled down by the run's scale, never below `floor`. */
+export function scaled(options, size, floor = 1) {
+  return Math.max(floor, Math.round(size * options.scale));
+}

@@ -1,0 +1,84 @@
+// The table (printed and written) and the document around it (docs/performance.md).
+
+const COLUMNS = [
+  ['#', 'id'],
+  ['What is measured', 'what'],
+  ['Baseline (same run)', 'baseline'],
+  ['gz-bench', 'figure'],
+  ['Ratio / value', 'value'],
+  ['Target', 'target'],
+  ['Result', 'result'],
+];
+
+/** The machine's description and the rows, as one Markdown table block. */
+export function renderTable(machine, rows, { runs, cheapRuns, quick, scale }) {
+  const lines = machine.map(([label, value]) => `- **${label}:** ${value}`);
+  const how = `${quick ? 'quick run: ' : ''}medians of ${runs} runs (the plain loop, copies and loading: ${cheapRuns})`;
+  lines.push(`- **Runs:** ${how}${scale < 1 ? `; every size scaled by ${scale}` : ''}`);
+  lines.push('');
+  lines.push(`| ${COLUMNS.map(([title]) => title).join(' | ')} |`);
+  lines.push(`| ${COLUMNS.map(([, key]) => (key === 'what' ? '---' : ':--')).join(' | ')} |`);
+  for (const row of rows) lines.push(`| ${COLUMNS.map(([, key]) => row[key]).join(' | ')} |`);
+  const missed = rows.filter((row) => row.result === 'MISSED').length;
+  const met = rows.filter((row) => row.result === 'met').length;
+  lines.push('');
+  lines.push(`${met} targets met, ${missed} missed.`);
+  return lines.join('\n');
+}
+
+const INTRO = `# Performance
+
+\`pnpm perf\` measures gz-bench's own cost on this machine, each figure against a baseline measured in
+the same run, and says whether its target is met. A missed target is shown as MISSED: nothing is tuned
+to pass. Run it yourself after \`pnpm install\`:
+
+\`\`\`sh
+pnpm perf            # about 5 minutes on 2 cores; prints the table and rewrites docs/performance.md
+pnpm perf --quick    # one run of each measurement instead of several
+\`\`\`
+
+\`GZ_BENCH_PERF_OUT=path\` writes the document elsewhere, and \`GZ_BENCH_PERF_SCALE=0.1\` scales every
+size down (case counts, fixture, output) for a smoke test; figures at a reduced scale do not meet or
+miss the real targets. Everything runs in a private temp directory that is removed at the end; the
+harness runs get that directory as TMPDIR and none of the user's \`GZ_BENCH_*\` variables. Wall times
+are of whole processes, Node's start included; other work on the machine makes them noisy, so check
+\`uptime\` first (the load average is recorded below).
+
+## What each row measures
+
+- **1.x Per-case overhead and start-up.** N trivial cases (the command writes \`out.txt\` and prints
+  \`done\`; four checks: \`fileExists\`, \`fileContains\`, a \`command\` check \`test -s out.txt\`,
+  \`outputMatches\`) through \`gz-bench run\`, serially, for N = 1, 20 and 40, against a plain Node
+  loop ([scripts/perf/plain-loop.mjs](../scripts/perf/plain-loop.mjs)) doing the least any harness must:
+  \`mkdtemp\`, the agent command as one \`/bin/sh -c\` spawn in its own process group, the two file checks
+  read directly, the \`command\` check as one more \`/bin/sh -c\` spawn, the output matched, \`rm -rf\`.
+  Both spawns get the same containment as gz-bench's: for bwrap the argv of core's \`sandboxArgv\`, for
+  none the prefix core exports for that mode, if any (the machine lines say which). A least-squares line
+  through the median wall time at each N splits each into a cost per case (the slope: the ratio
+  row) and a fixed start-up (the intercept: the start-up row, gz-bench's over the loop's).
+- **2.x Concurrency.** Cases that run \`sleep 1\`, spread over 8 suite files, run by one
+  \`gz-bench run … --concurrency n --sandbox none\`; the whole command's wall time against the ideal
+  ceil(cases / n) × 1 s. Where the CLI refuses the flag the row says so.
+- **3.x Fixture copies.** A deterministic tree of 5,000 files and 50 MiB (sizes from bytes to hundreds of
+  KiB, directories up to 8 deep) in the temp dir, copied by core's \`copyFixture\` (what a case does for
+  its \`repo\`) against \`cp -r\` of the same tree, each after one untimed copy so both read from the page
+  cache. 3.2 shows, for information, what the same \`repo\` adds to a whole case run by the CLI
+  (two runs of 4 cases with it and without it).
+- **4.x Memory.** The peak of the summed VmRSS (/proc/<pid>/status, every 50 ms) of every process of
+  the harness: the CLI, Vitest's workers and the guardians, all descendants and members of the CLI's
+  process group and session, except the agents' own processes (those carrying the case token). Shared
+  pages count in every process, as VmRSS counts them. 4.1 while an agent prints 1 GiB (its baseline: the
+  same case printing one line); 4.2 the growth from 100 to 1,000 trivial cases (one run each).
+- **5.x Loading.** A generated 10,000-case suite (a fixture repository with protected tests, checkers
+  that are fixture files, all five check kinds, setup and settings on some cases), read by core's
+  \`loadSuite\` (parsing, validation and the fixture checks) in a fresh Node process, against
+  \`readFile\` + \`JSON.parse\` of the same file; 5.2 the whole \`gz-bench validate\` process.
+
+## Results
+`;
+
+/** docs/performance.md: the intro, then the table. */
+export function renderDocument(table, notes) {
+  const extra = notes.length > 0 ? `\n\n${notes.map((note) => `- ${note}`).join('\n')}` : '';
+  return `${INTRO}\n${table}${extra}\n`;
+}
