@@ -1,5 +1,6 @@
 import { DEFAULT_KILL_GRACE_MS, MAX_TIMER_MS } from '../process/run-process.js';
-import { type Case, DEFAULT_TIMEOUT_SEC } from '../suite/schema.js';
+import { DEFAULT_TIMEOUT_SEC } from '../suite/defaults.js';
+import type { Case } from '../suite/schema.js';
 
 const MIB = 1024 * 1024;
 

@@ -96,6 +96,12 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
 
   const untrack = trackProcessGroup(groupId);
   const terminator = new GroupTerminator(groupId, settings.killGraceMs);
+  // A sandbox's processes run in a session of their own, led by its pid 1: that is the group SIGTERM
+  // must reach. The launcher's own group holds only bwrap, which dies of SIGTERM and takes the sandbox
+  // with it at once, the command unwarned.
+  void sandboxInit.then((init) => {
+    if (init !== undefined) terminator.politeGroupId = init.pid;
+  });
   let limitExceeded: LimitExceeded | undefined;
   const endForLimit = (kind: LimitExceeded['kind'], limitBytes: number, observedBytes: number): void => {
     // The first reason to end the tree wins; a limit found after a timeout does not rewrite history.
@@ -160,11 +166,14 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
 }
 
 /**
- * Ends a process group once: SIGTERM to all of it, then SIGKILL after the grace period to whatever
- * still runs. `finish()` ends the group for good, early if its members are gone before the grace ends.
+ * Ends a process group once: SIGTERM to all of it (or to the sandbox's group inside it), then SIGKILL
+ * after the grace period to whatever still runs. `finish()` ends the group for good, early if its
+ * members are gone before the grace ends.
  */
 class GroupTerminator {
   reason: TerminationReason | undefined;
+  /** The group SIGTERM goes to, when not the launcher's own (a sandbox's pid 1 leads its processes). */
+  politeGroupId: number | undefined;
   readonly killed: Promise<void>;
   #markKilled!: () => void;
   #graceDeadline = 0;
@@ -183,7 +192,7 @@ class GroupTerminator {
   terminate(reason: TerminationReason): boolean {
     if (this.reason !== undefined) return false;
     this.reason = reason;
-    signalProcessGroup(this.groupId, 'SIGTERM');
+    signalProcessGroup(this.politeGroupId ?? this.groupId, 'SIGTERM');
     this.#graceDeadline = Date.now() + this.graceMs;
     this.#graceTimer = setTimeout(() => this.#kill(), this.graceMs);
     return true;

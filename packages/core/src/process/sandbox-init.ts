@@ -75,10 +75,12 @@ export async function killAndAwait(identity: ProcessIdentity, deadline: number, 
   } catch {
     // Gone in the meantime (ESRCH), or not ours to signal (EPERM): the wait below tells which.
   }
-  for (;;) {
+  // A sandbox's pid 1 is usually gone within a few milliseconds of its command: poll at 1 ms first,
+  // doubling up to `pollMs`, so that every sandboxed command does not wait out a whole poll.
+  for (let wait = 1; ; wait = Math.min(wait * 2, pollMs)) {
     if (!(await isStillRunning(identity))) return true;
     const remaining = deadline - Date.now();
     if (remaining <= 0) return false;
-    await delay(Math.min(pollMs, remaining));
+    await delay(Math.min(wait, remaining));
   }
 }

@@ -344,10 +344,18 @@ describe.skipIf(!probe.available)('runProcess in a bwrap sandbox', () => {
     const daemons = await findDaemons(marker, 40);
     const result = await running;
     expect(daemons.length).toBeGreaterThan(0);
-    expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: null });
+    // The command itself got the SIGTERM and died of it, which the sandbox reports as 128+15.
+    expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: 143 });
     expect(result.output.text).toBe('started\n');
     expect(Date.now() - started).toBeLessThan(4000);
     expect(pidsWithMarker(marker)).toEqual([]);
+  });
+
+  it('on timeout sends SIGTERM to the command inside, which may clean up before the sandbox ends', async () => {
+    const command = `trap 'echo cleaning up; sleep 0.2; echo cleaned up; exit 0' TERM; echo started; while :; do sleep 0.05; done`;
+    const result = await run(command, { timeoutMs: 800, killGraceMs: 5000 });
+    expect(result).toMatchObject({ timedOut: true, exitCode: 0 });
+    expect(result.output.text).toMatch(/^started\n(Terminated\n)?cleaning up\ncleaned up\n$/);
   });
 
   it('enforces a disk limit on the area', async () => {

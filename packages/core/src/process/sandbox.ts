@@ -144,27 +144,31 @@ export function probeSandbox(): Promise<SandboxProbe> {
  */
 export async function probeBubblewrap(bwrapPath: string | undefined): Promise<SandboxProbe> {
   if (bwrapPath === undefined) return { available: false, installed: false, reason: 'bwrap is not on the PATH' };
-  const versionRun = await execute(bwrapPath, ['--version']);
+  // Both at once: a worker probes before its first case, which waits for it.
+  const [versionRun, trial] = await Promise.all([execute(bwrapPath, ['--version']), tryBubblewrap(bwrapPath)]);
   if (versionRun.failure !== undefined) {
     const { missing, message } = versionRun.failure;
     return { available: false, installed: !missing, reason: missing ? `${bwrapPath} not found` : message };
   }
   const version = versionRun.stdout.trim().replace(/^bubblewrap\s+/, '') || 'unknown';
+  if (trial !== undefined) return { available: false, installed: true, reason: trial };
+  return { available: true, version, bwrapPath };
+}
 
+/** Runs `/bin/sh -c true` with the cases' flags (network off, the stricter set); why it failed, or undefined. */
+async function tryBubblewrap(bwrapPath: string): Promise<string | undefined> {
   let area: string;
   try {
     // Real path: the area must be named the way the kernel will see it once bound. Named after this
     // process like a case area, so that cleanStaleAreas removes it should the process die meanwhile.
     area = await createOwnedDir(tmpdir(), 'area');
   } catch (error) {
-    const reason = `cannot create a trial area in ${tmpdir()}: ${error instanceof Error ? error.message : String(error)}`;
-    return { available: false, installed: true, reason };
+    return `cannot create a trial area in ${tmpdir()}: ${error instanceof Error ? error.message : String(error)}`;
   }
   try {
     const argv = sandboxArgv({ area, workspace: area, network: false, bwrapPath });
     const trial = await execute(argv[0] as string, [...argv.slice(1), '/bin/sh', '-c', 'true']);
-    if (trial.failure !== undefined) return { available: false, installed: true, reason: trial.failure.message };
-    return { available: true, version, bwrapPath };
+    return trial.failure?.message;
   } finally {
     await rm(area, { recursive: true, force: true });
   }

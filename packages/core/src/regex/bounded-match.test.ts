@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { matchRegexBounded } from './bounded-match.js';
+import { matchRegexBounded, prewarmRegexMatcher } from './bounded-match.js';
 import { busiestOtherThread, threadExists } from './test-support/threads.js';
+import { workersStarted } from './worker-pool.js';
 
 // Against forty `a`s and a `!`, this pattern takes about 2^40 backtracking steps to fail: hours, not seconds.
 const BOMB = { pattern: '^(a+)+$', text: `${'a'.repeat(40)}!` };
@@ -56,6 +57,32 @@ describe('matchRegexBounded', () => {
     controller.abort();
     await expect(outcome).resolves.toEqual({ status: 'aborted' });
     expect(await threadExists(busy as number)).toBe(false);
+  });
+
+  it('serves matches that arrive together on the threads there are, not on a new thread each', async () => {
+    await matchRegexBounded({ pattern: 'x', text: 'x', timeoutMs: GENEROUS_MS });
+    const before = workersStarted();
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        matchRegexBounded({ pattern: `^${index}$`, text: String(index), timeoutMs: GENEROUS_MS }),
+      ),
+    );
+    expect(outcomes).toEqual(Array.from({ length: 40 }, () => ({ status: 'matched' })));
+    // Forty matches of a fraction of a millisecond each: one thread serves them all, another may be
+    // started for one that waited (a loaded machine) — never a thread each.
+    expect(workersStarted() - before).toBeLessThanOrEqual(4);
+  });
+
+  it('has a thread ready once prewarmed, and starts no second one for the match that follows', async () => {
+    // Ends the workers kept by earlier tests, so that the warm-up has something to do.
+    await Promise.all(Array.from({ length: 3 }, () => matchRegexBounded({ ...BOMB, timeoutMs: 50 })));
+    const before = workersStarted();
+    prewarmRegexMatcher();
+    prewarmRegexMatcher();
+    await expect(matchRegexBounded({ pattern: 'ok', text: 'ok', timeoutMs: GENEROUS_MS })).resolves.toEqual({
+      status: 'matched',
+    });
+    expect(workersStarted() - before).toBe(1);
   });
 
   it('starts nothing for an already aborted signal', async () => {

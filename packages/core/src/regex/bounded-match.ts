@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { MAX_TIMER_MS } from '../process/run-process.js';
-import { MATCH_WORKER_SOURCE, type MatchWorkerReply, type MatchWorkerRequest } from './match-worker-source.js';
+import type { MatchWorkerReply, MatchWorkerRequest } from './match-worker-source.js';
+import { acquireWorker, prewarm, releaseWorker } from './worker-pool.js';
 
 /** One regular expression to test against a text, and how long it may take. */
 export interface BoundedMatchRequest {
@@ -28,11 +29,6 @@ export type BoundedMatchOutcome =
 /** Tests a regular expression against a text; a test injects one that runs without threads. */
 export type RegexMatcher = (request: BoundedMatchRequest) => Promise<BoundedMatchOutcome>;
 
-// A worker that finished its last match in time, kept for the next one: starting a worker costs tens of
-// milliseconds, a match on a kept one well under one. At most one is kept; concurrent matches start their
-// own and end them afterwards.
-let idle: { worker: Worker; forget: () => void } | undefined;
-
 /**
  * Tests `pattern` against `text` in a worker thread and ends the worker when `timeoutMs` passes or the
  * signal aborts. A regular expression cannot be interrupted on the thread that runs it: matching on the
@@ -41,29 +37,22 @@ let idle: { worker: Worker; forget: () => void } | undefined;
  */
 export const matchRegexBounded: RegexMatcher = async (request) => {
   if (request.signal?.aborted) return { status: 'aborted' };
-  const kept = takeIdle();
-  const worker = kept ?? startWorker();
-  // A match under way keeps the process alive, as any awaited work does; an idle worker does not.
-  worker.ref();
+  const grant = await acquireWorker(request.signal);
+  if (grant === undefined) return { status: 'aborted' };
+  if (!(grant instanceof Worker)) return { status: 'failed', message: grant.failed };
+  const worker = grant;
   return new Promise((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const settle = (outcome: BoundedMatchOutcome, reusable: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
-      worker.off('online', start).off('message', onReply).off('error', onError).off('exit', onExit);
-      if (reusable) {
-        keepIdle(worker);
-        resolve(outcome);
-        return;
-      }
-      // Resolve once the thread is gone, so a timed-out pattern stops burning CPU before the next step.
-      worker.terminate().then(
-        () => resolve(outcome),
-        () => resolve(outcome),
-      );
+      worker.off('message', onReply).off('error', onError).off('exit', onExit);
+      // Resolved once a worker that is not kept is gone, so a timed-out pattern stops burning CPU
+      // before the next step.
+      void releaseWorker(worker, reusable).then(() => resolve(outcome));
     };
     const onReply = (reply: MatchWorkerReply) =>
       settle(
@@ -76,48 +65,23 @@ export const matchRegexBounded: RegexMatcher = async (request) => {
     const onExit = (code: number) =>
       settle({ status: 'failed', message: `the matching thread stopped with exit code ${code}` }, false);
     const onAbort = () => settle({ status: 'aborted' }, false);
-    // The deadline starts once the thread runs, so the time a fresh worker takes to start is not
-    // counted against the pattern.
-    const start = () => {
-      timer = setTimeout(
-        () => settle({ status: 'timedOut', timeoutMs: request.timeoutMs }, false),
-        Math.min(request.timeoutMs, MAX_TIMER_MS),
-      );
-      const message: MatchWorkerRequest = { pattern: request.pattern, flags: request.flags, text: request.text };
-      worker.postMessage(message);
-    };
     worker.on('message', onReply).on('error', onError).on('exit', onExit);
     request.signal?.addEventListener('abort', onAbort, { once: true });
-    if (kept === undefined) worker.once('online', start);
-    else start();
+    // The deadline starts once the match has a running thread: neither the time a fresh worker takes
+    // to start nor the wait for a busy one counts against the pattern.
+    timer = setTimeout(
+      () => settle({ status: 'timedOut', timeoutMs: request.timeoutMs }, false),
+      Math.min(request.timeoutMs, MAX_TIMER_MS),
+    );
+    const message: MatchWorkerRequest = { pattern: request.pattern, flags: request.flags, text: request.text };
+    worker.postMessage(message);
   });
 };
 
-function startWorker(): Worker {
-  const worker = new Worker(MATCH_WORKER_SOURCE, { eval: true, env: {} });
-  // Errors are reported by the match under way; without a listener an error event would throw here.
-  worker.on('error', () => {});
-  return worker;
-}
-
-function keepIdle(worker: Worker): void {
-  if (idle !== undefined) {
-    void worker.terminate();
-    return;
-  }
-  // A kept worker must never hold a finished process open.
-  worker.unref();
-  const forget = () => {
-    if (idle?.worker === worker) idle = undefined;
-  };
-  worker.once('exit', forget);
-  idle = { worker, forget };
-}
-
-function takeIdle(): Worker | undefined {
-  const taken = idle;
-  if (taken === undefined) return undefined;
-  idle = undefined;
-  taken.worker.off('exit', taken.forget);
-  return taken.worker;
+/**
+ * Starts a match worker ahead of time, unless one is idle or starting: a case whose checks test
+ * output calls it when it starts, so the thread is up by the time its agent is done.
+ */
+export function prewarmRegexMatcher(): void {
+  prewarm();
 }

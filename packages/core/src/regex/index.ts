@@ -2,6 +2,7 @@ export {
   type BoundedMatchOutcome,
   type BoundedMatchRequest,
   matchRegexBounded,
+  prewarmRegexMatcher,
   type RegexMatcher,
 } from './bounded-match.js';
 export { showRegex } from './show-regex.js';

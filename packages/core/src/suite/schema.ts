@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import { showRegex } from '../regex/show-regex.js';
 import { compiles } from './compiles.js';
+import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC } from './defaults.js';
 
 // fast-validate.ts holds a second, faster statement of these rules for suites that keep them; a rule
 // changed here must change there too (fast-validate.test.ts holds the two to each other, and stops
 // the fast path on a key it does not know).
 
-/** Default per-case timeout, in seconds, when a case sets no `timeoutSec`. */
-export const DEFAULT_TIMEOUT_SEC = 120;
-
-/** The longest timeout, in seconds, a case or a run may set: one day. */
-export const MAX_TIMEOUT_SEC = 86_400;
+export { DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC } from './defaults.js';
+export { withSuiteSettings } from './suite-settings.js';
 
 const nonEmpty = z.string().min(1, 'must be a non-empty string');
 
@@ -234,11 +232,11 @@ export type Suite = z.infer<typeof SuiteSchema>;
 /** The settings that a suite gives its cases and a case may override. */
 export type CaseSettings = Pick<Case, keyof typeof caseSettings>;
 
-/** A case with the suite's settings applied where the case sets none. */
-export function withSuiteSettings(suite: Suite, testCase: Case): Case {
-  const inherited: CaseSettings = {};
-  for (const key of Object.keys(caseSettings) as Array<keyof CaseSettings>) {
-    if (testCase[key] === undefined && suite[key] !== undefined) Object.assign(inherited, { [key]: suite[key] });
-  }
-  return { ...inherited, ...testCase };
-}
+// The plain list of settings (defaults.ts, which running a case uses) names exactly those of the schema.
+type SettingKey = (typeof CASE_SETTING_KEYS)[number];
+const settingKeysMatch: [keyof typeof caseSettings] extends [SettingKey]
+  ? [SettingKey] extends [keyof typeof caseSettings]
+    ? true
+    : never
+  : never = true;
+void settingKeysMatch;

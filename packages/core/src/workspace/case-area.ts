@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackWorkspace } from '../process/exit-cleanup.js';
 import { isCaseToken, newCaseToken } from '../process/sweep.js';
+import { KEPT_FILE, OWNER_FILE } from './area-files.js';
 import { createOwnedDir, ownStartTime } from './owned-dirs.js';
-import { KEPT_FILE, OWNER_FILE, type OwnerRecord } from './owner-record.js';
+import type { OwnerRecord } from './owner-record.js';
 import { removeTree } from './remove-tree.js';
 
 // A case area is everything one case owns on disk, in one directory that is removed as a whole:
@@ -118,10 +118,10 @@ export async function assertWorkspaceIntact(area: CaseArea): Promise<string | un
 }
 
 async function writeOwnerRecord(root: string, record: OwnerRecord): Promise<void> {
-  // Write then rename: a reader never sees a half-written record.
-  const temporary = join(root, `.${OWNER_FILE}.${randomBytes(4).toString('hex')}`);
-  await writeFile(temporary, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  await rename(temporary, join(root, OWNER_FILE));
+  // One write, no temp file and rename: a reader that finds it half-written (its harness died in the
+  // middle) takes it for missing, which is what the rename would have left, and judges the area by its
+  // name. 'wx': into a fresh area only, never through anything already there.
+  await writeFile(join(root, OWNER_FILE), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
 }
 
 function inaccessible(error: NodeJS.ErrnoException): string {

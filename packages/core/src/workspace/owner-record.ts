@@ -3,11 +3,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { isCaseToken } from '../process/sweep.js';
 
-/** Name of the owner record inside a case area. */
-export const OWNER_FILE = 'owner.json';
+import { KEPT_FILE, OWNER_FILE } from './area-files.js';
 
-/** Name of the mark of an area kept for the user (`--keep`), which cleanStaleAreas never removes. */
-export const KEPT_FILE = 'kept.json';
+export { KEPT_FILE, OWNER_FILE } from './area-files.js';
 
 // Anything larger is not a record we wrote; it is not read at all.
 const MAX_RECORD_BYTES = 64 * 1024;

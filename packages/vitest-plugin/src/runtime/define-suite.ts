@@ -9,7 +9,7 @@ import {
   runCase,
   type Suite,
   withSuiteSettings,
-} from '@gz-bench/core';
+} from '@gz-bench/core/run';
 import { inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
 import { CaseBudgetError, runWithinBudget } from './case-budget.js';

@@ -1,4 +1,4 @@
-import { dieWith } from '@gz-bench/core';
+import { dieWith } from '@gz-bench/core/run';
 
 // In Vitest's forks and vmForks pools, a worker is a child process of the main process that runs on
 // when the main process is killed outright, and so would its case's agent, to the case's timeout.

@@ -1,0 +1,26 @@
+// `@gz-bench/core/run`: what a process that runs cases needs, and nothing that validates suites or
+// renders reports. A Vitest worker imports this rather than the whole package: the schema library
+// and the renderers are most of what importing `@gz-bench/core` costs, and a worker starts before
+// its first case can.
+export { caseBudgetMs, caseTimeoutSec, type RunCaseOptions, runCase } from './case/run-case.js';
+export { type CaseLogLocation, type CaseLogPlace, caseLogLocation } from './logs/log-paths.js';
+export {
+  type CommandLaunch,
+  type CommandLaunchOptions,
+  type Containment,
+  commandLaunch,
+} from './process/command-launch.js';
+export { dieWith } from './process/guardian.js';
+export {
+  isSandboxMode,
+  probeSandbox,
+  type ResolvedSandbox,
+  resolveSandbox,
+  SANDBOX_MODES,
+  SandboxError,
+  type SandboxMode,
+} from './process/sandbox.js';
+export type { CaseResult } from './report/model.js';
+export type { CaseLocation } from './suite/locate.js';
+export type { Case, Suite } from './suite/schema.js';
+export { withSuiteSettings } from './suite/suite-settings.js';

@@ -1,0 +1,11 @@
+import { CASE_SETTING_KEYS } from './defaults.js';
+import type { Case, CaseSettings, Suite } from './schema.js';
+
+/** A case with the suite's settings applied where the case sets none. */
+export function withSuiteSettings(suite: Suite, testCase: Case): Case {
+  const inherited: CaseSettings = {};
+  for (const key of CASE_SETTING_KEYS) {
+    if (testCase[key] === undefined && suite[key] !== undefined) Object.assign(inherited, { [key]: suite[key] });
+  }
+  return { ...inherited, ...testCase };
+}
