@@ -35,29 +35,35 @@ async function spreadProject(files: Record<string, string | object> = {}) {
   return { p, tmp, log, agent };
 }
 
-/**
- * `files` suite files of `cases` cases each, `s<k>` with cases `c<m>`. Later files are larger, so
- * that Vitest, which runs larger files first, runs them in another order than the suites'.
- */
-async function writeSuites(p: TempProject, files: number, cases: number, extra: object = {}): Promise<string[]> {
+/** The agent, sleeping as many ms as the case's prompt says. */
+function agentCmd(log: string): string {
+  return `${nodeCommand(agentPath('log-interval.mjs'), log)} {{prompt}}`;
+}
+
+/** `files` suite files of `cases` cases each, `s<k>` with cases `c<m>`, and `extra(k)` in each case of `s<k>`. */
+async function writeSuites(
+  p: TempProject,
+  files: number,
+  cases: number,
+  extra: (file: number) => object = () => ({}),
+): Promise<string[]> {
   const paths: string[] = [];
   for (let k = 1; k <= files; k++) {
     const path = `bench/s${k}.bench.json`;
     await p.write(path, {
       name: `s${k}`,
-      description: 'x'.repeat(k * 400),
-      cases: Array.from({ length: cases }, (_, m) => ({ id: `c${m + 1}`, prompt: 'p', checks: [], ...extra })),
+      cases: Array.from({ length: cases }, (_, m) => ({ id: `c${m + 1}`, prompt: 'p', checks: [], ...extra(k) })),
     });
     paths.push(path);
   }
   return paths;
 }
 
-/** Every `s<k> > c<m>` in suite order. */
-function suiteOrder(files: number, cases: number): string[] {
-  return Array.from({ length: files }, (_, k) =>
-    Array.from({ length: cases }, (_, m) => `s${k + 1} > c${m + 1}`),
-  ).flat();
+/** Every `s<k> > c<m>` in suite order: files by number (or the other way round), then cases. */
+function suiteOrder(files: number, cases: number, { filesReversed = false } = {}): string[] {
+  const numbers = Array.from({ length: files }, (_, k) => k + 1);
+  if (filesReversed) numbers.reverse();
+  return numbers.flatMap((k) => Array.from({ length: cases }, (_, m) => `s${k} > c${m + 1}`));
 }
 
 interface AgentRun {
@@ -119,8 +125,9 @@ describe.concurrent('one concurrency limit for the whole run', () => {
     expect,
   }) => {
     const { p, tmp, log, agent } = await spreadProject();
-    const files = await writeSuites(p, 8, 8);
-    const result = await runCli(['run', '--sandbox', 'none', '--concurrency', '4', ...files, '--cmd', agent(1500)], {
+    // The report follows the order the files were given in, whatever order Vitest runs them in.
+    const files = (await writeSuites(p, 8, 8)).reverse();
+    const result = await runCli(['run', '--sandbox', 'none', '--concurrency', '4', ...files, '--cmd', agent(1000)], {
       cwd: p.dir,
       env: { TMPDIR: tmp },
       timeoutMs: 110_000,
@@ -141,7 +148,7 @@ describe.concurrent('one concurrency limit for the whole run', () => {
       .split('\n')
       .filter((line) => /^s\d > c\d\s+PASS/.test(line))
       .map((line) => line.split(/\s{2,}/)[0]);
-    expect(table).toEqual(suiteOrder(8, 8));
+    expect(table).toEqual(suiteOrder(8, 8, { filesReversed: true }));
     expect(stdout).toContain('64 cases: 64 passed, 0 failed');
     await expectNothingLeft(expect, tmp, runs);
   });
@@ -149,15 +156,14 @@ describe.concurrent('one concurrency limit for the whole run', () => {
   it('vitest run with GZ_BENCH_CONCURRENCY=8 over a config of 2: exactly 8 at once across files, report in suite order', async ({
     expect,
   }) => {
-    const { p, tmp, log, agent } = await spreadProject();
+    const { p, tmp, log } = await spreadProject();
     await p.write('package.json', { name: 'bench-user', private: true, type: 'module' });
-    await p.write('vitest.config.ts', pluginConfig({ cmd: agent(1500), report: REPORT, concurrency: 2 }));
-    await writeSuites(p, 8, 8);
-    const result = await runVitest(['run'], {
-      cwd: p.dir,
-      env: { TMPDIR: tmp, GZ_BENCH_CONCURRENCY: '8' },
-      timeoutMs: 110_000,
-    });
+    // The agent sleeps as many ms as the prompt says: the cases of later files take longer.
+    await p.write('vitest.config.ts', pluginConfig({ cmd: agentCmd(log), report: REPORT, concurrency: 2 }));
+    await writeSuites(p, 8, 8, (k) => ({ prompt: String(900 + 40 * k) }));
+    const vitest = () =>
+      runVitest(['run'], { cwd: p.dir, env: { TMPDIR: tmp, GZ_BENCH_CONCURRENCY: '8' }, timeoutMs: 110_000 });
+    const result = await vitest();
     expect(result.exitCode, output(result)).toBe(0);
     const runs = await readAgentRuns(log);
     expect(runs).toHaveLength(64);
@@ -167,6 +173,10 @@ describe.concurrent('one concurrency limit for the whole run', () => {
     expect(rowNames(report)).toEqual(suiteOrder(8, 8));
     expect(report.summary).toEqual({ total: 64, passed: 64, failed: 0 });
     await expectNothingLeft(expect, tmp, runs);
+    // Again: Vitest now starts the files that took longest first (from its cache); the rows keep their order.
+    const again = await vitest();
+    expect(again.exitCode, output(again)).toBe(0);
+    expect(rowNames(await readReport(p.dir, REPORT))).toEqual(suiteOrder(8, 8));
   });
 
   it('vitest run with concurrency: 1 runs the cases strictly one at a time, across files too', async ({ expect }) => {
@@ -188,7 +198,7 @@ describe.concurrent('one concurrency limit for the whole run', () => {
   it('by default runs 4 cases at once, across files', async ({ expect }) => {
     const { p, tmp, log, agent } = await spreadProject();
     await p.write('package.json', { name: 'bench-user', private: true, type: 'module' });
-    await p.write('vitest.config.ts', pluginConfig({ cmd: agent(1500), report: REPORT }));
+    await p.write('vitest.config.ts', pluginConfig({ cmd: agent(1000), report: REPORT }));
     await writeSuites(p, 3, 2);
     const result = await runVitest(['run'], { cwd: p.dir, env: { TMPDIR: tmp } });
     expect(result.exitCode, output(result)).toBe(0);
@@ -224,7 +234,7 @@ describe.concurrent('one concurrency limit for the whole run', () => {
     expect,
   }) => {
     const { p, tmp, log, agent } = await spreadProject();
-    const files = await writeSuites(p, 8, 8, { timeoutSec: 300 });
+    const files = await writeSuites(p, 8, 8, () => ({ timeoutSec: 300 }));
     const cli = runCli(
       ['run', '--sandbox', 'none', '--concurrency', '16', '--json', ...files, '--cmd', agent(120_000)],
       {
@@ -270,9 +280,8 @@ describe.concurrent('one concurrency limit for the whole run', () => {
         { id: 'waiter', prompt: '100', checks: [], timeoutSec: 1 },
       ],
     });
-    const cmd = `${nodeCommand(agentPath('log-interval.mjs'), log)} {{prompt}}`;
     const result = await runCli(
-      ['run', '--sandbox', 'none', '--concurrency', '1', '--json', 'bench/wait.bench.json', '--cmd', cmd],
+      ['run', '--sandbox', 'none', '--concurrency', '1', '--json', 'bench/wait.bench.json', '--cmd', agentCmd(log)],
       { cwd: p.dir, env: { TMPDIR: tmp }, timeoutMs: 140_000 },
     );
     expect(result.exitCode, output(result)).toBe(0);
