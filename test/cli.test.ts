@@ -150,6 +150,16 @@ describe.concurrent('gz-bench CLI', () => {
       ],
       ['no suite file', ['--cmd', 'echo'], 'run needs at least one suite file'],
       [
+        '--concurrency 0',
+        ['suite.json', '--cmd', 'echo', '--concurrency', '0'],
+        '--concurrency must be a positive integer, got "0"',
+      ],
+      [
+        '--concurrency 1.5',
+        ['suite.json', '--cmd', 'echo', '--concurrency', '1.5'],
+        '--concurrency must be a positive integer, got "1.5"',
+      ],
+      [
         'an unknown placeholder {{promt}}',
         ['suite.json', '--cmd', 'my-agent {{promt}}'],
         'unknown placeholder {{promt}} in the command template; use {{prompt}}, {{promptFile}} or {{dir}}',
@@ -621,8 +631,9 @@ describe.concurrent('gz-bench CLI', () => {
           { id: 'never-reached', prompt: 'true' },
         ]),
       );
+      // One case at a time, so that the second is still queued when the first is interrupted.
       // runCli hands back execa's subprocess; it is typed as a plain promise of its result.
-      const cli = runCli(['run', ...UNSANDBOXED, 'suite.json', '--json', '--cmd', SCRIPT_CMD], {
+      const cli = runCli(['run', ...UNSANDBOXED, '--concurrency', '1', 'suite.json', '--json', '--cmd', SCRIPT_CMD], {
         cwd: temp.dir,
         env: { TMPDIR: tmp },
       }) as ResultPromise;

@@ -132,7 +132,8 @@ describe.concurrent('cases that did not run', () => {
 
   it('vitest run --bail: the cases the cancelled run never reached are not run', async ({ expect }) => {
     const { p, tmp } = await projectWithTmp({
-      ...pluginProjectFiles({ cmd: 'true', report: REPORT }),
+      // One case at a time: --bail stops the cases the run has not reached, not those running beside.
+      ...pluginProjectFiles({ cmd: 'true', report: REPORT, concurrency: 1 }),
       'bench/bail.bench.json': suite('bail', [
         { id: 'fails', prompt: 'p', checks: [{ kind: 'fileExists', path: 'missing.txt' }] },
         { id: 'after', prompt: 'p' },

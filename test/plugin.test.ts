@@ -415,16 +415,6 @@ describe.concurrent('vitest run with the gz-bench plugin', () => {
       const firstEnd = Math.min(...intervals.map(([, end]) => end));
       expect(lastStart).toBeLessThan(firstEnd);
     });
-
-    it('by default runs the cases of a suite one after another', async ({ expect }) => {
-      const { result, intervals } = await stampedRun(undefined, 500);
-      expect(result.exitCode, output(result)).toBe(0);
-      const sorted = intervals.sort(([a], [b]) => a - b);
-      expect(sorted).toHaveLength(3);
-      for (let i = 1; i < sorted.length; i++) {
-        expect(sorted[i]?.[0]).toBeGreaterThanOrEqual(sorted[i - 1]?.[1] ?? Number.POSITIVE_INFINITY);
-      }
-    });
   });
 });
 

@@ -84,6 +84,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         cmd: options.cmd,
         timeout: options.timeout,
         keep: options.keep,
+        concurrency: options.concurrency,
         slots,
         allowEnv: options.allowEnv,
         allowSecrets: options.allowSecrets,

@@ -35,7 +35,7 @@ export interface SuiteModuleData {
 
 /** What a generated suite module calls: options for its describe block and the body of each case's test. */
 export interface DefinedSuite {
-  describeOptions: { concurrent: true };
+  describeOptions: { concurrent: true } | { sequential: true };
   runCase(index: number, context: TestContext): Promise<void>;
 }
 
@@ -48,7 +48,9 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
 
   return {
     // Any case may run beside any other, of this file or another: the run's slots decide how many do.
-    describeOptions: { concurrent: true },
+    // One at a time, a file's cases run in order, as plain tests do: a case asks for the slot only
+    // once the one before it is over, so that --bail stops the run before the next one starts.
+    describeOptions: options?.concurrency === 1 ? { sequential: true } : { concurrent: true },
     async runCase(index, context) {
       const testCase = data.suite.cases[index];
       if (!testCase) throw new Error(`gz-bench: suite "${data.suite.name}" has no case ${index}`);

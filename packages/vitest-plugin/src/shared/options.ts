@@ -55,7 +55,7 @@ export interface ResolvedGzBenchOptions {
 /** What the workers need of the options; it crosses to them through Vitest's `provide`. */
 export type WorkerOptions = Pick<
   ResolvedGzBenchOptions,
-  'cmd' | 'timeout' | 'keep' | 'allowEnv' | 'allowSecrets' | 'sandbox'
+  'cmd' | 'timeout' | 'keep' | 'concurrency' | 'allowEnv' | 'allowSecrets' | 'sandbox'
 > & {
   /** Where the run's slot server listens (node/run-slots.ts); every case takes a slot there before it runs. */
   slots: string | undefined;
