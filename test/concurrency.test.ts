@@ -116,6 +116,19 @@ async function expectNothingLeft(expect: ExpectStatic, tmp: string, runs: AgentR
   expect(await readdir(tmp)).toEqual([]);
 }
 
+/** The abstract Unix sockets listening now (`@name`), as /proc/net/unix lists them. */
+async function abstractSockets(): Promise<string[]> {
+  const table = await readFile('/proc/net/unix', 'utf8');
+  return (
+    table
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      // Flags 00010000: accepting connections (the server's socket; its connections carry its name too).
+      .filter((fields) => fields[3] === '00010000' && fields[7]?.startsWith('@') === true)
+      .map((fields) => fields[7] ?? '')
+  );
+}
+
 function rowNames(report: Report): string[] {
   return report.results.map((row) => `${row.suite} > ${row.id}`);
 }
@@ -251,8 +264,10 @@ describe.concurrent('one concurrency limit for the whole run', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const started = await readAgentRuns(log);
     expect(started).toHaveLength(16);
-    // The run's slots listen in a directory of the run's own temp dir while it runs.
-    expect((await readdir(tmp)).some((name) => name.startsWith('gz-bench-slots-'))).toBe(true);
+    // The run's slots listen on an abstract socket of the CLI's (no file, in TMPDIR or elsewhere).
+    const socket = `@gz-bench-slots-${cli.pid}-`;
+    expect((await abstractSockets()).filter((name) => name.startsWith(socket))).toHaveLength(1);
+    expect((await readdir(tmp)).filter((name) => name.startsWith('gz-bench-slots-'))).toEqual([]);
     cli.kill('SIGINT');
     const result = await cli;
     expect(result.exitCode, output(result)).toBe(130);
@@ -266,6 +281,7 @@ describe.concurrent('one concurrency limit for the whole run', () => {
       expect(row.error).toBe('the case did not finish: the run was cancelled first');
     }
     await expectNothingLeft(expect, tmp, await readAgentRuns(log));
+    expect((await abstractSockets()).filter((name) => name.startsWith(socket))).toEqual([]);
   });
 
   it('a case that waits for a slot longer than its whole budget still runs and passes', async ({ expect }) => {

@@ -118,7 +118,20 @@ describe.concurrent('gz-bench run with an unusable TMPDIR', () => {
     const tmp = join(p.dir, 'tmp');
     await mkdir(tmp);
     const result = await runCli(
-      ['run', '--sandbox', 'none', 'suite.json', '--allow-env', 'OUTER_TMP', '--cmd', 'sh -c {{prompt}}', '--json'],
+      // One case at a time, so that the others start after the first has removed the temp dir.
+      [
+        'run',
+        '--sandbox',
+        'none',
+        '--concurrency',
+        '1',
+        'suite.json',
+        '--allow-env',
+        'OUTER_TMP',
+        '--cmd',
+        'sh -c {{prompt}}',
+        '--json',
+      ],
       { cwd: p.dir, env: { TMPDIR: tmp, OUTER_TMP: tmp } },
     );
     expect(result.exitCode, output(result)).toBe(1);

@@ -160,6 +160,19 @@ describe('slot server', () => {
     await expect(acquireSlot(join(dir, 's.sock'))).rejects.toThrow(/cannot reach the run's slot server at .*s\.sock/);
   });
 
+  it('with a token, serves only the requests that carry it', async () => {
+    const slots = await startSlotServer(join(dir, 's.sock'), { total: 1 }, 'the-token');
+    server = slots;
+    await expect(acquireSlot(slots.path)).rejects.toThrow(
+      new SlotError("gz-bench: the run's slot server refused a slot: wrong token"),
+    );
+    await expect(acquireSlot(slots.path, { token: 'the-tokem' })).rejects.toThrow('wrong token');
+    expect([slots.held, slots.waiting]).toEqual([0, 0]);
+    const slot = await acquireSlot(slots.path, { token: 'the-token' });
+    expect(slots.held).toBe(1);
+    slot.release();
+  });
+
   it('refuses a request that is not one, and still serves the others', async () => {
     const slots = await start({ total: 1 });
     const reply = async (line: string) => {

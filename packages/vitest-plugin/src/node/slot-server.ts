@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { GRANTED_LINE, MAX_REQUEST_BYTES, parseSlotRequest, REFUSED_PREFIX } from '../shared/slot-protocol.js';
 import { type SlotLimits, SlotQueue } from './slot-queue.js';
@@ -18,9 +19,10 @@ export interface SlotServer {
  * Listens on `path` and hands out at most `limits.total` slots at once (and at most a key's limit to
  * the requests naming it), one per connection, in the order they were asked for among those that can
  * be granted. A slot is free again the moment its connection closes, however the client ended.
- * Neither the server nor its connections keep the process alive.
+ * With a `token`, only requests that carry it are served. Neither the server nor its connections
+ * keep the process alive.
  */
-export async function startSlotServer(path: string, limits: SlotLimits): Promise<SlotServer> {
+export async function startSlotServer(path: string, limits: SlotLimits, token?: string): Promise<SlotServer> {
   const queue = new SlotQueue<Socket>(limits);
   const sockets = new Set<Socket>();
   const pump = () => {
@@ -48,6 +50,10 @@ export async function startSlotServer(path: string, limits: SlotLimits): Promise
       const request = parseSlotRequest(buffered.slice(0, end));
       if ('invalid' in request) {
         refuse(request.invalid);
+        return;
+      }
+      if (token !== undefined && !sameToken(request.token, token)) {
+        refuse('wrong token');
         return;
       }
       queue.request(socket, request.keys);
@@ -84,4 +90,11 @@ export async function startSlotServer(path: string, limits: SlotLimits): Promise
       return closed;
     },
   };
+}
+
+function sameToken(given: string | undefined, token: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

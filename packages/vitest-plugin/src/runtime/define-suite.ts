@@ -77,7 +77,7 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
       const run = (async () => {
         // The slot comes first: a case waiting for one has no area and no process yet, and a run
         // cancelled meanwhile leaves it not run.
-        const slot = await acquireSlot(slots, { signal: controller.signal });
+        const slot = await acquireSlot(slots.path, { token: slots.token, signal: controller.signal });
         try {
           controller.signal.throwIfAborted();
           const { value, exceeded } = await runWithinBudget(budgetMs, SETTLE_TIMEOUT_MS, controller, () =>

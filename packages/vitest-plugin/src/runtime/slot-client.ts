@@ -57,8 +57,13 @@ export function acquireSlot(path: string, options: AcquireOptions = {}): Promise
       resolve({ release });
     });
     socket.on('error', (error) =>
-      fail(new SlotError(`gz-bench: cannot reach the run's slot server at ${path}: ${error.message}`)),
+      fail(new SlotError(`gz-bench: cannot reach the run's slot server at ${printable(path)}: ${error.message}`)),
     );
     socket.on('close', () => fail(new SlotError('gz-bench: the run ended while the case waited for a slot')));
   });
+}
+
+/** A socket path as a line can show it: an abstract socket's leading NUL as `@`, as ss(8) does. */
+function printable(path: string): string {
+  return path.replaceAll('\0', '@');
 }

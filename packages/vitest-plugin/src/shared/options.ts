@@ -57,9 +57,17 @@ export type WorkerOptions = Pick<
   ResolvedGzBenchOptions,
   'cmd' | 'timeout' | 'keep' | 'concurrency' | 'allowEnv' | 'allowSecrets' | 'sandbox'
 > & {
-  /** Where the run's slot server listens (node/run-slots.ts); every case takes a slot there before it runs. */
-  slots: string | undefined;
+  /** The run's slot server (node/run-slots.ts); every case takes a slot there before it runs. */
+  slots: SlotAddress | undefined;
 };
+
+/** How workers reach the run's slot server. */
+export interface SlotAddress {
+  /** A Unix socket path (on Linux in the abstract namespace: it starts with NUL), or a named pipe. */
+  path: string;
+  /** The run's token, which every request must carry. */
+  token: string;
+}
 
 /** The key under which the worker options are provided to test workers. */
 export const PROVIDE_KEY = 'gzBench';

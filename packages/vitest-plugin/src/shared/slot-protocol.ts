@@ -1,15 +1,19 @@
 // The wire protocol of a run's slots (see node/slot-server.ts), spoken over one connection per slot:
 //
-//   client → server   one line, a JSON SlotRequest: {"keys":["agent:claude"]}  (or {} for none)
+//   client → server   one line, a JSON SlotRequest: {"token":"…","keys":["agent:claude"]}
 //   server → client   "granted\n" once the slot is the client's, or "refused <reason>\n" and close
 //   client            holds the slot for as long as the connection stays open; closing it (or dying,
 //                     which closes it) releases the slot
 //
 // Keeping the slot in the connection rather than in a message is what makes a killed worker give
-// its slots back: the kernel closes its sockets, and the server sees them close.
+// its slots back: the kernel closes its sockets, and the server sees them close. The token, which the
+// workers get through Vitest's provide, keeps any other process that finds the socket (another user's,
+// an agent's) from taking the run's slots.
 
 /** What a client asks for: a slot of the run, counted also against the limit of each pool key it names. */
 export interface SlotRequest {
+  /** The run's token, as the server was started with. */
+  token?: string;
   /**
    * Pools the slot also counts against, each with a limit of its own on the server (e.g. one per
    * provider, which rate-limits). A key without a limit there is bounded by the run's limit only.
@@ -26,11 +30,11 @@ export const MAX_REQUEST_BYTES = 4096;
 
 /** The line a client sends. */
 export function encodeSlotRequest(request: SlotRequest): string {
-  return `${JSON.stringify(request.keys?.length ? { keys: request.keys } : {})}\n`;
+  return `${JSON.stringify({ token: request.token, keys: request.keys?.length ? request.keys : undefined })}\n`;
 }
 
 /** The request a line holds, or a reason why it holds none. */
-export function parseSlotRequest(line: string): { keys: string[] } | { invalid: string } {
+export function parseSlotRequest(line: string): { token: string | undefined; keys: string[] } | { invalid: string } {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -40,11 +44,12 @@ export function parseSlotRequest(line: string): { keys: string[] } | { invalid: 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { invalid: 'the request is not an object' };
   }
-  const { keys, ...rest } = value as { keys?: unknown };
+  const { token, keys, ...rest } = value as { token?: unknown; keys?: unknown };
   if (Object.keys(rest).length > 0) return { invalid: `unknown field "${Object.keys(rest)[0]}"` };
-  if (keys === undefined) return { keys: [] };
+  if (token !== undefined && typeof token !== 'string') return { invalid: '"token" must be a string' };
+  if (keys === undefined) return { token, keys: [] };
   if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string' && key !== '')) {
     return { invalid: '"keys" must be a list of non-empty strings' };
   }
-  return { keys: [...new Set(keys as string[])] };
+  return { token, keys: [...new Set(keys as string[])] };
 }
