@@ -21,14 +21,34 @@ export const MAX_WORKERS = 8;
 export function sizeWorkersFor(vitest: Vitest, project: TestProject, concurrency: number, suiteFiles: number): void {
   if (project.config.maxConcurrency < concurrency) project.config.maxConcurrency = concurrency;
   const ours = sizedByUs.get(vitest);
-  // Set and not by gz-bench (for an earlier project of the run): the user's choice, left alone.
-  const chosen = [vitest.config.maxWorkers, project.config.maxWorkers].some((set) => set !== undefined && set !== ours);
-  if (chosen) return;
+  // Vitest 5 has resolved every project when configureVitest runs; 4.1 may not have, and its projects
+  // without a maxWorkers of their own use the run's.
+  const projects = vitest.projects.length > 0 ? vitest.projects : [project];
+  const configs: WorkerConfig[] = [vitest.config, ...projects.map((each) => each.config)];
+  if (configs.some((config) => chosenByUser(config, ours))) return;
   // Each project that serves suites may need more: the run's workers are shared.
   const wanted = Math.max(Math.min(concurrency, suiteFiles, MAX_WORKERS), ours ?? 0);
   if (wanted <= vitestDefaultWorkers(vitest.config.watch)) return;
-  vitest.config.maxWorkers = wanted;
+  // All alike: Vitest refuses projects of one run whose maxWorkers differ.
+  for (const config of configs)
+    if (config === vitest.config || config.maxWorkers !== undefined) config.maxWorkers = wanted;
   sizedByUs.set(vitest, wanted);
+}
+
+/** What sizing reads and writes of a resolved config, in Vitest 4.1 and 5. */
+interface WorkerConfig {
+  maxWorkers?: number | undefined;
+  fileParallelism?: boolean | undefined;
+  /** Vitest 5: which options the user gave, since it resolves maxWorkers to its default up front. */
+  providedOptions?: { maxWorkers?: boolean };
+}
+
+/** Whether the user chose the workers: maxWorkers in a config, --maxWorkers, VITEST_MAX_WORKERS, or no file parallelism. */
+function chosenByUser(config: WorkerConfig, ours: number | undefined): boolean {
+  if (config.fileParallelism === false) return true;
+  if (config.providedOptions !== undefined) return config.providedOptions.maxWorkers === true;
+  // Vitest 4.1 leaves maxWorkers unset unless it was given (or set by gz-bench for an earlier project).
+  return config.maxWorkers !== undefined && config.maxWorkers !== ours;
 }
 
 /** The run's maxWorkers where gz-bench set it, to tell it from a value the user chose. */
