@@ -195,8 +195,9 @@ describe('adversarial: the harness dies, and nothing stays', () => {
       // Its guardian, and the guardian's own processes (a watcher of the main process and its sleep).
       const workerChildren = await harnessDescendants(worker, where.tmp);
       expect(await guardians(workerChildren)).toHaveLength(1);
-      // Stopped first, so that the guardian cannot see its worker die.
-      for (const pid of [...workerChildren, worker]) process.kill(pid, 'SIGSTOP');
+      // Stopped first, so that the guardian cannot see its worker die. The guardian's sleep may have
+      // ended since it was listed, and a new one is harmless while its parent is stopped.
+      for (const pid of [...workerChildren, worker]) killQuietly(pid, 'SIGSTOP');
       for (const pid of [...workerChildren, worker]) killQuietly(pid);
       const result = await run;
       expect(result.exitCode).toBe(1);

@@ -141,9 +141,9 @@ export async function watchCaseProcesses<T>(tmp: string, run: Promise<T>): Promi
 }
 
 /** SIGKILL, ignoring a process that is already gone. */
-export function killQuietly(pid: number): void {
+export function killQuietly(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void {
   try {
-    process.kill(pid, 'SIGKILL');
+    process.kill(pid, signal);
   } catch {}
 }
 

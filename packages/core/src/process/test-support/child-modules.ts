@@ -30,17 +30,32 @@ export async function compileForChild(files: string[]): Promise<{ dir: string; d
     await mkdir(dirname(join(dir, 'node_modules', name)), { recursive: true, mode: 0o755 });
     await copyReachable(installed, join(dir, 'node_modules', name));
   }
-  for (const file of files) {
+  // Each file's relative imports come along, so that a list names entry points and cannot go stale
+  // when a module is split.
+  const pending = [...files];
+  const done = new Set<string>();
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (done.has(file)) continue;
+    done.add(file);
     const source = await readFile(join(SRC, file), 'utf8');
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
       fileName: file,
     });
+    pending.push(
+      ...relativeImports(outputText).map((specifier) => join(dirname(file), specifier).replace(/\.js$/, '.ts')),
+    );
     const out = join(dir, file.replace(/\.ts$/, '.js'));
     await mkdir(dirname(out), { recursive: true, mode: 0o755 });
     await writeFile(out, outputText, { mode: 0o644 });
   }
   return { dir, dispose: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Specifiers of the relative static and dynamic imports (and re-exports) in transpiled JavaScript. */
+function relativeImports(code: string): string[] {
+  const found = code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g);
+  return [...found].map((match) => match[1] as string);
 }
 
 /** Every source file of core (relative to packages/core/src), tests and test support left out. */
