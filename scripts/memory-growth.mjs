@@ -4,7 +4,11 @@
 // (/proc/<pid>/status) of the harness: the CLI, its Vitest workers and their guardians, every `node`
 // process below the CLI. The agents' own shells are not the harness and are left out.
 //
-//   node scripts/memory-growth.mjs [--cases 100,1000] [--sandbox none|bwrap] [--runs 1]
+//   node scripts/memory-growth.mjs [--cases 100,1000] [--sandbox none|bwrap] [--runs 1] [--cmd TEMPLATE] [--logs on]
+//
+// `--cmd` replaces the trivial agent (its cases' checks still expect `out.txt` and a `done` line), and
+// `--logs on` has the run write its full output logs (to a temp dir), e.g. for an agent that prints 1 GB:
+//   --cases 1 --logs on --cmd 'echo done > out.txt; echo done; head -c 1073741824 /dev/zero'
 //
 // Prints the peak for each number of cases and the growth between the first and the last.
 import { spawn } from 'node:child_process';
@@ -23,6 +27,8 @@ const { values } = parseArgs({
     cases: { type: 'string', default: '100,1000' },
     sandbox: { type: 'string', default: 'none' },
     runs: { type: 'string', default: '1' },
+    cmd: { type: 'string', default: 'echo done > out.txt; echo done' },
+    logs: { type: 'string' },
   },
 });
 const counts = values.cases.split(',').map(Number);
@@ -109,7 +115,16 @@ async function measure(count) {
   const started = performance.now();
   const child = spawn(
     CLI,
-    ['run', 'trivial.json', '--cmd', 'echo done > out.txt; echo done', '--json', '--sandbox', values.sandbox],
+    [
+      'run',
+      'trivial.json',
+      '--cmd',
+      values.cmd,
+      '--json',
+      '--sandbox',
+      values.sandbox,
+      ...(values.logs === undefined ? [] : ['--logs', join(dir, 'logs')]),
+    ],
     { cwd: dir, env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'ignore'] },
   );
   let stdout = '';

@@ -1,22 +1,21 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report } from '@gz-bench/core';
 import type { Result, ResultPromise } from 'execa';
-import { describe, type ExpectStatic, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { abstractSockets, expectNothingLeft, intervalAgent, maxInFlight, readAgentRuns } from './support/agent-log.js';
 import { cleanupAfterAll } from './support/cleanup.js';
-import { agentPath } from './support/paths.js';
 import { pluginConfig } from './support/plugin-project.js';
-import { processesWithEnv, waitUntilEnded } from './support/processes.js';
 import type { TempProject } from './support/project.js';
 import { readReport } from './support/report.js';
 import { runCli, runVitest } from './support/run.js';
-import { nodeCommand } from './support/shell.js';
 
 // One concurrency limit for the whole run: at most n cases at once across every suite file, through
 // the CLI and through `vitest run`. Every case's agent is fixtures/agents/log-interval.mjs, which
 // logs when it started and ended and in which workspace, in a log outside the workspaces; the cases
 // run unsandboxed so that it may write there. Each run has its own TMPDIR, which must be empty once
-// the run is over: no case area, no cache dir, no socket dir of the run's slots.
+// the run is over: no case area, no cache dir, no socket of the run's slots. (test/slot-wait.test.ts:
+// waiting for a slot does not count against a case.)
 
 const { project } = cleanupAfterAll();
 const REPORT = 'out/report.json';
@@ -31,13 +30,7 @@ async function spreadProject(files: Record<string, string | object> = {}) {
   const tmp = join(p.dir, 'tmp');
   await mkdir(tmp);
   const log = join(p.dir, 'agents.log');
-  const agent = (ms: number) => nodeCommand(agentPath('log-interval.mjs'), log, String(ms));
-  return { p, tmp, log, agent };
-}
-
-/** The agent, sleeping as many ms as the case's prompt says. */
-function agentCmd(log: string): string {
-  return `${nodeCommand(agentPath('log-interval.mjs'), log)} {{prompt}}`;
+  return { p, tmp, log, agent: (ms: number) => intervalAgent(log, ms) };
 }
 
 /** `files` suite files of `cases` cases each, `s<k>` with cases `c<m>`, and `extra(k)` in each case of `s<k>`. */
@@ -59,73 +52,10 @@ async function writeSuites(
   return paths;
 }
 
-/** Every `s<k> > c<m>` in suite order: files by number (or the other way round), then cases. */
-function suiteOrder(files: number, cases: number, { filesReversed = false } = {}): string[] {
-  const numbers = Array.from({ length: files }, (_, k) => k + 1);
-  if (filesReversed) numbers.reverse();
-  return numbers.flatMap((k) => Array.from({ length: cases }, (_, m) => `s${k} > c${m + 1}`));
-}
-
-interface AgentRun {
-  pid: number;
-  start: number;
-  /** Undefined for an agent that never got to the end of its sleep. */
-  end: number | undefined;
-  cwd: string;
-}
-
-async function readAgentRuns(log: string): Promise<AgentRun[]> {
-  const text = await readFile(log, 'utf8').catch(() => '');
-  const runs = new Map<number, AgentRun>();
-  for (const line of text.split('\n')) {
-    const [kind, pid, time, ...cwd] = line.split(' ');
-    if (kind === 'start')
-      runs.set(Number(pid), { pid: Number(pid), start: Number(time), end: undefined, cwd: cwd.join(' ') });
-    const run = runs.get(Number(pid));
-    if (kind === 'end' && run) run.end = Number(time);
-  }
-  return [...runs.values()];
-}
-
-/** The most agents that ran at the same time; one that ended is no longer running at that moment. */
-function maxInFlight(runs: AgentRun[]): number {
-  const events = runs.flatMap((run) => [
-    [run.start, 1],
-    [run.end ?? Number.POSITIVE_INFINITY, -1],
-  ]);
-  events.sort(([a = 0, da = 0], [b = 0, db = 0]) => a - b || da - db);
-  let running = 0;
-  let most = 0;
-  for (const [, delta = 0] of events) {
-    running += delta;
-    most = Math.max(most, running);
-  }
-  return most;
-}
-
-/** The run left nothing: no process that inherited its TMPDIR, no agent, nothing in TMPDIR. */
-async function expectNothingLeft(expect: ExpectStatic, tmp: string, runs: AgentRun[]): Promise<void> {
-  expect(await waitUntilEnded(runs.map((run) => run.pid))).toEqual([]);
-  const deadline = Date.now() + 10_000;
-  let left = await processesWithEnv('TMPDIR', tmp);
-  while (left.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    left = await processesWithEnv('TMPDIR', tmp);
-  }
-  expect(left).toEqual([]);
-  expect(await readdir(tmp)).toEqual([]);
-}
-
-/** The abstract Unix sockets listening now (`@name`), as /proc/net/unix lists them. */
-async function abstractSockets(): Promise<string[]> {
-  const table = await readFile('/proc/net/unix', 'utf8');
-  return (
-    table
-      .split('\n')
-      .map((line) => line.trim().split(/\s+/))
-      // Flags 00010000: accepting connections (the server's socket; its connections carry its name too).
-      .filter((fields) => fields[3] === '00010000' && fields[7]?.startsWith('@') === true)
-      .map((fields) => fields[7] ?? '')
+/** Every `s<k> > c<m>` in suite order: files by path (one digit: by number), then cases. */
+function suiteOrder(files: number, cases: number): string[] {
+  return Array.from({ length: files }, (_, k) => k + 1).flatMap((k) =>
+    Array.from({ length: cases }, (_, m) => `s${k} > c${m + 1}`),
   );
 }
 
@@ -133,16 +63,18 @@ function rowNames(report: Report): string[] {
   return report.results.map((row) => `${row.suite} > ${row.id}`);
 }
 
-describe.concurrent('one concurrency limit for the whole run', () => {
+// One test at a time: each already keeps up to 64 agents and 8 workers busy on the machine.
+describe('one concurrency limit for the whole run', () => {
   it('gz-bench run --concurrency 4: 8 files × 8 cases, exactly 4 at once, results and report in suite order', async ({
     expect,
   }) => {
     const { p, tmp, log, agent } = await spreadProject();
-    // The report follows the order the files were given in, whatever order Vitest runs them in.
+    // Rows come by file path and suite order, whatever order the files were given or the cases finished in.
     const files = (await writeSuites(p, 8, 8)).reverse();
+    // The flag wins over the variable.
     const result = await runCli(['run', '--sandbox', 'none', '--concurrency', '4', ...files, '--cmd', agent(1000)], {
       cwd: p.dir,
-      env: { TMPDIR: tmp },
+      env: { TMPDIR: tmp, GZ_BENCH_CONCURRENCY: '2' },
       timeoutMs: 110_000,
     });
     expect(result.exitCode, output(result)).toBe(0);
@@ -161,7 +93,7 @@ describe.concurrent('one concurrency limit for the whole run', () => {
       .split('\n')
       .filter((line) => /^s\d > c\d\s+PASS/.test(line))
       .map((line) => line.split(/\s{2,}/)[0]);
-    expect(table).toEqual(suiteOrder(8, 8, { filesReversed: true }));
+    expect(table).toEqual(suiteOrder(8, 8));
     expect(stdout).toContain('64 cases: 64 passed, 0 failed');
     await expectNothingLeft(expect, tmp, runs);
   });
@@ -172,11 +104,13 @@ describe.concurrent('one concurrency limit for the whole run', () => {
     const { p, tmp, log } = await spreadProject();
     await p.write('package.json', { name: 'bench-user', private: true, type: 'module' });
     // The agent sleeps as many ms as the prompt says: the cases of later files take longer.
-    await p.write('vitest.config.ts', pluginConfig({ cmd: agentCmd(log), report: REPORT, concurrency: 2 }));
+    await p.write('vitest.config.ts', pluginConfig({ cmd: intervalAgent(log), report: REPORT, concurrency: 2 }));
     await writeSuites(p, 8, 8, (k) => ({ prompt: String(900 + 40 * k) }));
-    const vitest = () =>
-      runVitest(['run'], { cwd: p.dir, env: { TMPDIR: tmp, GZ_BENCH_CONCURRENCY: '8' }, timeoutMs: 110_000 });
-    const result = await vitest();
+    const result = await runVitest(['run'], {
+      cwd: p.dir,
+      env: { TMPDIR: tmp, GZ_BENCH_CONCURRENCY: '8' },
+      timeoutMs: 110_000,
+    });
     expect(result.exitCode, output(result)).toBe(0);
     const runs = await readAgentRuns(log);
     expect(runs).toHaveLength(64);
@@ -186,25 +120,21 @@ describe.concurrent('one concurrency limit for the whole run', () => {
     expect(rowNames(report)).toEqual(suiteOrder(8, 8));
     expect(report.summary).toEqual({ total: 64, passed: 64, failed: 0 });
     await expectNothingLeft(expect, tmp, runs);
-    // Again: Vitest now starts the files that took longest first (from its cache); the rows keep their order.
-    const again = await vitest();
-    expect(again.exitCode, output(again)).toBe(0);
-    expect(rowNames(await readReport(p.dir, REPORT))).toEqual(suiteOrder(8, 8));
   });
 
   it('vitest run with concurrency: 1 runs the cases strictly one at a time, across files too', async ({ expect }) => {
     const { p, tmp, log, agent } = await spreadProject();
     await p.write('package.json', { name: 'bench-user', private: true, type: 'module' });
     await p.write('vitest.config.ts', pluginConfig({ cmd: agent(300), report: REPORT, concurrency: 1 }));
-    await writeSuites(p, 3, 3);
-    const result = await runVitest(['run'], { cwd: p.dir, env: { TMPDIR: tmp } });
+    await writeSuites(p, 3, 2);
+    const result = await runVitest(['run'], { cwd: p.dir, env: { TMPDIR: tmp }, timeoutMs: 110_000 });
     expect(result.exitCode, output(result)).toBe(0);
     const runs = (await readAgentRuns(log)).sort((a, b) => a.start - b.start);
-    expect(runs).toHaveLength(9);
+    expect(runs).toHaveLength(6);
     for (let i = 1; i < runs.length; i++) {
       expect(runs[i]?.start).toBeGreaterThanOrEqual(runs[i - 1]?.end ?? Number.POSITIVE_INFINITY);
     }
-    expect(rowNames(await readReport(p.dir, REPORT))).toEqual(suiteOrder(3, 3));
+    expect(rowNames(await readReport(p.dir, REPORT))).toEqual(suiteOrder(3, 2));
     await expectNothingLeft(expect, tmp, runs);
   });
 
@@ -213,7 +143,7 @@ describe.concurrent('one concurrency limit for the whole run', () => {
     await p.write('package.json', { name: 'bench-user', private: true, type: 'module' });
     await p.write('vitest.config.ts', pluginConfig({ cmd: agent(1000), report: REPORT }));
     await writeSuites(p, 3, 2);
-    const result = await runVitest(['run'], { cwd: p.dir, env: { TMPDIR: tmp } });
+    const result = await runVitest(['run'], { cwd: p.dir, env: { TMPDIR: tmp }, timeoutMs: 110_000 });
     expect(result.exitCode, output(result)).toBe(0);
     const runs = await readAgentRuns(log);
     expect(runs).toHaveLength(6);
@@ -221,15 +151,16 @@ describe.concurrent('one concurrency limit for the whole run', () => {
     await expectNothingLeft(expect, tmp, runs);
   });
 
-  it('gz-bench run --concurrency 64 over 72 cases in 8 files: every result present, in order, in its own workspace', async ({
+  it('gz-bench run with GZ_BENCH_CONCURRENCY=64 over 72 cases in 8 files: every result present, in order, in its own workspace', async ({
     expect,
   }) => {
     const { p, tmp, log, agent } = await spreadProject();
     const files = await writeSuites(p, 8, 9);
-    const result = await runCli(
-      ['run', '--sandbox', 'none', '--concurrency', '64', '--json', ...files, '--cmd', agent(1000)],
-      { cwd: p.dir, env: { TMPDIR: tmp }, timeoutMs: 110_000 },
-    );
+    const result = await runCli(['run', '--sandbox', 'none', '--json', ...files, '--cmd', agent(1000)], {
+      cwd: p.dir,
+      env: { TMPDIR: tmp, GZ_BENCH_CONCURRENCY: '64' },
+      timeoutMs: 110_000,
+    });
     expect(result.exitCode, output(result)).toBe(0);
     const report = JSON.parse(String(result.stdout)) as Report;
     expect(report.summary).toEqual({ total: 72, passed: 72, failed: 0 });
@@ -241,6 +172,24 @@ describe.concurrent('one concurrency limit for the whole run', () => {
     // Each case's output is its own agent's: the tail holds nothing of another case.
     for (const row of report.results) expect(row.agent?.outputTail).toBe('');
     await expectNothingLeft(expect, tmp, runs);
+  });
+
+  it('gz-bench run refuses a GZ_BENCH_CONCURRENCY that is not a positive integer, before Vitest starts', async ({
+    expect,
+  }) => {
+    const { p, agent } = await spreadProject();
+    const files = await writeSuites(p, 1, 1);
+    for (const value of ['0', 'four', '2.5']) {
+      const result = await runCli(['run', ...files, '--cmd', agent(0)], {
+        cwd: p.dir,
+        env: { GZ_BENCH_CONCURRENCY: value },
+      });
+      expect(result.exitCode).toBe(2);
+      expect(String(result.stderr)).toBe(
+        `gz-bench: GZ_BENCH_CONCURRENCY must be a positive integer, got "${value}"\nRun "gz-bench --help" for usage.`,
+      );
+      expect(String(result.stdout)).toBe('');
+    }
   });
 
   it('Ctrl-C at concurrency 16 with 64 cases: exit 130, running cases end, queued ones are not run, nothing left', async ({
@@ -283,37 +232,4 @@ describe.concurrent('one concurrency limit for the whole run', () => {
     await expectNothingLeft(expect, tmp, await readAgentRuns(log));
     expect((await abstractSockets()).filter((name) => name.startsWith(socket))).toEqual([]);
   });
-
-  it('a case that waits for a slot longer than its whole budget still runs and passes', async ({ expect }) => {
-    const { p, tmp, log } = await spreadProject();
-    // Budget of `waiter`: its one command's timeout (1 s), kill grace and margin (3 s), and 60 s for
-    // preparing the workspace: 64 s, which Vitest's own timeout would count from the start of its
-    // wait. It waits for the run's one slot while `holder`, whose agent sleeps 66 s, has it.
-    await p.write('bench/wait.bench.json', {
-      name: 'wait',
-      cases: [
-        { id: 'holder', prompt: '66000', checks: [], timeoutSec: 100 },
-        { id: 'waiter', prompt: '100', checks: [], timeoutSec: 1 },
-      ],
-    });
-    const result = await runCli(
-      ['run', '--sandbox', 'none', '--concurrency', '1', '--json', 'bench/wait.bench.json', '--cmd', agentCmd(log)],
-      { cwd: p.dir, env: { TMPDIR: tmp }, timeoutMs: 140_000 },
-    );
-    expect(result.exitCode, output(result)).toBe(0);
-    const report = JSON.parse(String(result.stdout)) as Report;
-    expect(report.results.map((row) => [row.id, row.passed])).toEqual([
-      ['holder', true],
-      ['waiter', true],
-    ]);
-    const [holder, waiter] = (await readAgentRuns(log)).sort((a, b) => a.start - b.start);
-    expect(holder?.end).toBeDefined();
-    expect((holder?.end ?? 0) - (holder?.start ?? 0)).toBeGreaterThanOrEqual(66_000);
-    expect(waiter?.start).toBeGreaterThanOrEqual(holder?.end ?? Number.POSITIVE_INFINITY);
-    await expectNothingLeft(
-      expect,
-      tmp,
-      [holder, waiter].filter((run) => run !== undefined),
-    );
-  }, 150_000);
 });

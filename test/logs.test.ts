@@ -98,7 +98,7 @@ describe.concurrent('full output logs', () => {
     const args = ['run', 'bench/logged.bench.json', '--cmd', FLOOD_CMD, '--logs', 'out/logs', '--json'];
     const first = await runCli([...args, '--sandbox', 'none'], { cwd: created.dir, env, timeoutMs: 120_000 });
     expect(first.stderr).not.toContain('    at ');
-    expect(first.exitCode).toBe(0);
+    expect(first.exitCode, String(first.stderr)).toBe(0);
     const report = JSON.parse(String(first.stdout)) as Report;
     await expectWholeLogs(expect, created.dir, report.results, 'out/logs', 3);
     expect(await readdir(join(created.dir, 'tmp'))).toEqual([]);
@@ -112,7 +112,7 @@ describe.concurrent('full output logs', () => {
       env,
       timeoutMs: 120_000,
     });
-    expect(second.exitCode).toBe(0);
+    expect(second.exitCode, String(second.stderr)).toBe(0);
     const again = JSON.parse(String(second.stdout)) as Report;
     await expectWholeLogs(expect, created.dir, again.results, 'out/logs', 1);
     expect(again.results.map((result) => result.agent?.log)).toEqual(report.results.map((result) => result.agent?.log));
@@ -126,7 +126,7 @@ describe.concurrent('full output logs', () => {
       cwd: created.dir,
       env: { TMPDIR: join(created.dir, 'tmp') },
     });
-    expect(result.exitCode).toBe(0);
+    expect(result.exitCode, String(result.stderr)).toBe(0);
     const report = JSON.parse(String(result.stdout)) as Report;
     expect(report.results.map((row) => row.agent?.log ?? 'none')).toEqual(HOSTILE_IDS.map(() => 'none'));
     expect(report.results[0]?.setupLogs).toBeUndefined();
@@ -142,7 +142,7 @@ describe.concurrent('full output logs', () => {
       env: { TMPDIR: join(created.dir, 'tmp') },
       timeoutMs: 120_000,
     });
-    expect(result.exitCode).toBe(0);
+    expect(result.exitCode, String(result.stdout)).toBe(0);
     const report = await readReport(created.dir, '.gz-bench/report.json');
     await expectWholeLogs(expect, created.dir, report.results, '.gz-bench/logs', 3);
     expect(report.results[0]?.sandbox).toBe(SANDBOX_WORKS ? 'bwrap' : 'none');

@@ -18,15 +18,13 @@ import { suite } from './support/suite.js';
 // Cases deselected on purpose (-t, file:line) are not missing: test/plugin.test.ts checks that their
 // reports hold the selected cases only.
 
+// The fake agent SIGKILLs its worker, which an agent in a pid namespace of its own cannot signal.
+const NO_PID_NAMESPACE = { GZ_BENCH_CONTAINMENT: 'sweep' };
+
 const { project } = cleanupAfterAll();
 
 /** The agent of every case: it kills the worker that runs it, so neither it nor the cases after it finish. */
 const KILL_WORKER = nodeCommand(agentPath('kill-worker.mjs'));
-/**
- * It reaches the worker by pid, which no process inside a pid namespace can: these runs keep their
- * commands out of one (the token sweep contains them instead).
- */
-const OUTSIDE_NAMESPACES = { GZ_BENCH_CONTAINMENT: 'sweep' };
 const REPORT = 'out/report.json';
 const CRASHED = 'the case did not finish: Vitest reported "Worker exited unexpectedly"';
 
@@ -77,7 +75,7 @@ describe.concurrent('cases that did not run', () => {
     const { p, tmp } = await projectWithTmp({ 'suite.json': twoCases });
     const result = await runCli(['run', '--sandbox', 'none', 'suite.json', '--cmd', KILL_WORKER, '--json'], {
       cwd: p.dir,
-      env: { TMPDIR: tmp, ...OUTSIDE_NAMESPACES },
+      env: { TMPDIR: tmp, ...NO_PID_NAMESPACE },
     });
     expect(result.exitCode, output(result)).toBe(1);
     expectNotRun(expect, JSON.parse(String(result.stdout)) as Report, 'suite.json');
@@ -88,7 +86,7 @@ describe.concurrent('cases that did not run', () => {
     const { p, tmp } = await projectWithTmp({ 'suite.json': twoCases });
     const result = await runCli(['run', '--sandbox', 'none', 'suite.json', '--cmd', KILL_WORKER], {
       cwd: p.dir,
-      env: { TMPDIR: tmp, ...OUTSIDE_NAMESPACES },
+      env: { TMPDIR: tmp, ...NO_PID_NAMESPACE },
     });
     expect(result.exitCode, output(result)).toBe(1);
     const stdout = String(result.stdout);
@@ -105,7 +103,7 @@ describe.concurrent('cases that did not run', () => {
       ...pluginProjectFiles({ cmd: KILL_WORKER, report: REPORT }),
       'bench/crashes.bench.json': twoCases,
     });
-    const result = await runVitest(['run', 'bench/'], { cwd: p.dir, env: { TMPDIR: tmp, ...OUTSIDE_NAMESPACES } });
+    const result = await runVitest(['run', 'bench/'], { cwd: p.dir, env: { TMPDIR: tmp, ...NO_PID_NAMESPACE } });
     expect(result.exitCode, output(result)).toBe(1);
     expectNotRun(expect, await readReport(p.dir, REPORT), 'bench/crashes.bench.json');
     expect(String(result.stdout)).toMatch(/^killed +NOT RUN +0\/1 +- +the case did not finish/m);
@@ -128,7 +126,10 @@ describe.concurrent('cases that did not run', () => {
       'bench/crashes.bench.json': twoCases,
     });
     // -t narrows the run to one case: the other was deselected on purpose and is not missing.
-    const result = await runVitest(['run', 'bench/', '-t', 'never-started'], { cwd: p.dir, env: { TMPDIR: tmp } });
+    const result = await runVitest(['run', 'bench/', '-t', 'never-started'], {
+      cwd: p.dir,
+      env: { TMPDIR: tmp, ...NO_PID_NAMESPACE },
+    });
     expect(result.exitCode, output(result)).toBe(1);
     const report = await readReport(p.dir, REPORT);
     expect(report.summary).toEqual({ total: 1, passed: 0, failed: 1, notRun: 1 });
@@ -144,7 +145,10 @@ describe.concurrent('cases that did not run', () => {
         { id: 'after', prompt: 'p' },
       ]),
     });
-    const result = await runVitest(['run', 'bench/', '--bail', '1'], { cwd: p.dir, env: { TMPDIR: tmp } });
+    const result = await runVitest(['run', 'bench/', '--bail', '1'], {
+      cwd: p.dir,
+      env: { TMPDIR: tmp, ...NO_PID_NAMESPACE },
+    });
     expect(result.exitCode, output(result)).toBe(1);
     const report = await readReport(p.dir, REPORT);
     expect(report.summary).toEqual({ total: 2, passed: 0, failed: 2, notRun: 1 });

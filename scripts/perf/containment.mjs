@@ -1,35 +1,31 @@
-// Which containment gz-bench's `--sandbox none` puts around a command, so that the plain loop contains
-// its spawns the same way: where @gz-bench/core exports `probePidNamespace` (a pid namespace made by
-// `unshare`, where the machine allows it), its argv prefix; otherwise none, and the loop spawns each
-// command in its own process group only, as gz-bench's token sweep does.
+// Which containment gz-bench puts around a case's commands, so that the plain loop contains its spawns
+// the same way. @gz-bench/core's `commandLaunch` says it: bwrap's argv in the sandbox; without it, a
+// pid namespace of the command's own (`unshare`) where the machine allows one, else nothing (a plain
+// shell in its own process group, whose leftovers gz-bench's token sweep ends). A core without
+// `commandLaunch` gets the same from `sandboxArgv`, and a plain spawn without the sandbox.
+
+/** Placeholders the plain loop fills in per case. */
+const PLACES = { area: '{{area}}', workspace: '{{workspace}}', readOnly: ['{{promptFile}}'] };
 
 /**
- * The none-mode containment of `core`: `{ argv, text }` with the prefix and a line for the machine's
- * description (argv empty when there is no prefix).
+ * The launch of the trivial case's commands in `mode` (network on, the prompt file read-only, as
+ * gz-bench runs it): `{ argv, containment, infoFd }`, argv with the placeholders {{area}},
+ * {{workspace}} and {{promptFile}}.
  */
-export async function noneContainment(core) {
-  if (typeof core.probePidNamespace !== 'function') {
-    return { argv: [], text: 'own process group (core exports no containment prefix for `--sandbox none`)' };
+export async function launchFor(core, mode) {
+  const where = { ...PLACES, network: true };
+  if (typeof core.commandLaunch === 'function') {
+    // The run's own environment decides, as it does for the harness (GZ_BENCH_* are not passed on).
+    return core.commandLaunch({ ...where, sandbox: mode, env: {} });
   }
-  const probe = await core.probePidNamespace();
-  if (!probe.available) return { argv: [], text: `own process group (no pid namespace here: ${probe.reason})` };
-  return { argv: probe.argv, text: `core's \`probePidNamespace()\` argv: \`${probe.argv.join(' ')}\`` };
+  if (mode === 'bwrap') return { argv: core.sandboxArgv(where), containment: 'bwrap', infoFd: true };
+  return { argv: [], containment: 'sweep', infoFd: false };
 }
 
-/**
- * The argv prefix gz-bench puts before `/bin/sh -c` in `mode`, with the placeholders {{area}},
- * {{workspace}} and {{promptFile}} for the plain loop to fill in per case: core's `sandboxArgv` for
- * bwrap (network on, the prompt file read-only, as for the trivial case), the none-mode prefix
- * otherwise.
- */
-export async function loopPrefix(core, mode) {
-  if (mode === 'bwrap') {
-    return core.sandboxArgv({
-      area: '{{area}}',
-      workspace: '{{workspace}}',
-      readOnly: ['{{promptFile}}'],
-      network: true,
-    });
-  }
-  return (await noneContainment(core)).argv;
+/** A line for the machine's description: what contains the none-mode loop's spawns. */
+export async function describeNoneContainment(core) {
+  const launch = await launchFor(core, 'none');
+  const source = typeof core.commandLaunch === 'function' ? "core's `commandLaunch`" : 'core has no `commandLaunch`';
+  if (launch.argv.length === 0) return `own process group only, as gz-bench's token sweep (${source})`;
+  return `${launch.containment}: \`${launch.argv.join(' ')}\` (${source})`;
 }

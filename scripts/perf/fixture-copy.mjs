@@ -83,7 +83,7 @@ async function wholeCaseRow(context, dir, fixture, tree, cpMs) {
     repo: relative(dir, fixture),
   });
   const without = await writeSuites(dir, 'without-repo', manyCases('plain', count, trivialCase));
-  const serial = context.concurrencyFlag ? ['--concurrency', '1'] : [];
+  const serial = context.flags.concurrency ? ['--concurrency', '1'] : [];
   const walls = { repo: [], plain: [] };
   // Two runs at most: the row is for information, and each run copies the tree four times.
   for (let run = 0; run < Math.min(2, options.runs); run += 1) {

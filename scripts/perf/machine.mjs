@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, totalmem, type } from 'node:os';
 import { probeSandbox } from '@gz-bench/core';
-import { noneContainment } from './containment.mjs';
+import { describeNoneContainment } from './containment.mjs';
 
 function readOr(path, fallback) {
   try {
@@ -52,7 +52,7 @@ export async function sandboxState() {
 export async function describeMachine({ tmp, sandbox, root, core }) {
   const fs = fileSystemOf(tmp);
   const cpu = cpus()[0]?.model?.trim() ?? 'unknown';
-  const containment = await noneContainment(core);
+  const containment = await describeNoneContainment(core);
   return [
     ['Cores', `${availableParallelism()} (${cpu})`],
     ['RAM', `${(totalmem() / 2 ** 30).toFixed(1)} GiB`],
@@ -61,7 +61,7 @@ export async function describeMachine({ tmp, sandbox, root, core }) {
     ['Temp dir', `${tmp} on ${fs.type} (mounted at ${fs.point})`],
     ['Sandbox', sandbox.text],
     ['Run as root', process.getuid?.() === 0 ? 'yes' : 'no'],
-    ['Loop containment, `--sandbox none`', containment.text],
+    ['Loop containment, `--sandbox none`', containment],
     [
       'Load average at start',
       loadavg()

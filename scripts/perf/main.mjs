@@ -29,7 +29,9 @@ try {
   const machine = await describeMachine({ tmp: tmpdir(), sandbox, root: REPO_ROOT, core });
   const env = measuredEnv(work.tmp);
   const help = await runGzBench(['--help'], { cwd: work.root, env });
-  const context = { options, work, env, sandbox, log, concurrencyFlag: help.stdout.includes('--concurrency') };
+  // Flags of the CLI that only some versions have: the rows that need one say so where it is missing.
+  const flags = { concurrency: help.stdout.includes('--concurrency'), logs: help.stdout.includes('--logs') };
+  const context = { options, work, env, sandbox, log, flags };
 
   const rows = [
     ...(await overheadRows(context, 'none')),

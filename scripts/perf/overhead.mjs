@@ -5,7 +5,7 @@
 // several times; a least-squares line through the medians of wall time against N gives the cost
 // per case (the slope) apart from the cost of starting (the intercept, a run of zero cases).
 import * as core from '@gz-bench/core';
-import { loopPrefix } from './containment.mjs';
+import { launchFor } from './containment.mjs';
 import { scaled } from './options.mjs';
 import { runProblem } from './report.mjs';
 import { duration, measuredRow, ms, seconds, times, unavailableRow } from './row.mjs';
@@ -45,8 +45,9 @@ export async function overheadRows(context, mode) {
   for (const count of counts) {
     suites.set(count, await writeSuites(dir, `trivial-${count}`, manyCases('trivial', count, trivialCase)));
   }
-  const serial = context.concurrencyFlag ? ['--concurrency', '1'] : [];
-  const prefix = JSON.stringify(await loopPrefix(core, mode));
+  const serial = context.flags.concurrency ? ['--concurrency', '1'] : [];
+  const launch = await launchFor(core, mode);
+  const loopArgs = [JSON.stringify(launch.argv), launch.infoFd ? 'info-fd' : 'no-info-fd'];
   const walls = { harness: new Map(), loop: new Map() };
   for (const count of counts) {
     walls.harness.set(count, []);
@@ -68,7 +69,10 @@ export async function overheadRows(context, mode) {
       }
       walls.harness.get(count).push(harness.wallMs);
       for (let loopRun = 0; loopRun < Math.ceil(options.cheapRuns / options.runs); loopRun += 1) {
-        const loop = await runNodeScript('plain-loop.mjs', [String(count), prefix], { cwd: dir, env: context.env });
+        const loop = await runNodeScript('plain-loop.mjs', [String(count), ...loopArgs], {
+          cwd: dir,
+          env: context.env,
+        });
         if (loop.code !== 0) throw new Error(`the plain loop failed: ${firstLine(loop)}`);
         walls.loop.get(count).push(loop.wallMs);
       }

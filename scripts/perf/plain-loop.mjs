@@ -1,9 +1,10 @@
 // The baseline of the per-case overhead rows: a plain Node loop doing the least any harness must do
 // for the trivial case, with the same containment as gz-bench's sandbox mode. Run as its own process,
 // like the CLI, so that both include a Node start-up:
-//   node plain-loop.mjs <cases> <containment argv prefix, as JSON>
+//   node plain-loop.mjs <cases> <containment argv prefix, as JSON> <info-fd|no-info-fd>
 // The prefix is core's (containment.mjs), made by the perf script with the placeholders {{area}},
 // {{workspace}} and {{promptFile}}: the loop itself imports nothing, so its start-up is Node's.
+// With info-fd, fd 3 is a pipe, as gz-bench gives bwrap for its --info-fd.
 // Per case: mkdtemp an area (workspace/ and a read-only prompt.txt, as gz-bench lays it out), one
 // `/bin/sh -c` spawn of the agent command in its own process group through the prefix, the four
 // checks (fileExists and fileContains read the file directly; the `command` check is a shell command,
@@ -14,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRIVIAL_CMD, TRIVIAL_COMMAND_CHECK, TRIVIAL_FILE, TRIVIAL_OUTPUT, TRIVIAL_TEXT } from './trivial.mjs';
 
-const [countText = '1', prefixText = '[]'] = process.argv.slice(2);
+const [countText = '1', prefixText = '[]', infoFd = 'no-info-fd'] = process.argv.slice(2);
 const count = Number(countText);
 const prefix = JSON.parse(prefixText);
 const prefixOf = (area, workspace, promptFile) => {
@@ -27,12 +28,11 @@ function contained(line, area, workspace, promptFile) {
   const argv = [...prefixOf(area, workspace, promptFile), '/bin/sh', '-c', line];
   const [file, ...args] = argv;
   return new Promise((resolve, reject) => {
-    // fd 3 is bwrap's --info-fd in core's argv: a pipe, as gz-bench gives it.
     const child = spawn(file, args, {
       cwd: workspace,
       detached: true,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: area, TMPDIR: area },
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(infoFd === 'info-fd' ? ['pipe'] : [])],
     });
     const chunks = [];
     child.stdout.on('data', (chunk) => chunks.push(chunk));

@@ -52,8 +52,9 @@ are of whole processes, Node's start included; other work on the machine makes t
   loop ([scripts/perf/plain-loop.mjs](../scripts/perf/plain-loop.mjs)) doing the least any harness must:
   \`mkdtemp\`, the agent command as one \`/bin/sh -c\` spawn in its own process group, the two file checks
   read directly, the \`command\` check as one more \`/bin/sh -c\` spawn, the output matched, \`rm -rf\`.
-  Both spawns get the same containment as gz-bench's: for bwrap the argv of core's \`sandboxArgv\`, for
-  none the prefix core exports for that mode, if any (the machine lines say which). A least-squares line
+  Both spawns get the same containment as gz-bench's, from core's \`commandLaunch\`: bwrap's argv for
+  bwrap; for none, the pid-namespace launcher (\`unshare\`) where the machine allows it, else nothing
+  (the machine lines say which). A least-squares line
   through the median wall time at each N splits each into a cost per case (the slope: the ratio
   row) and a fixed start-up (the intercept: the start-up row, gz-bench's over the loop's).
 - **2.x Concurrency.** Cases that run \`sleep 1\`, spread over 8 suite files, run by one
@@ -67,8 +68,12 @@ are of whole processes, Node's start included; other work on the machine makes t
 - **4.x Memory.** The peak of the summed VmRSS (/proc/<pid>/status, every 50 ms) of every process of
   the harness: the CLI, Vitest's workers and the guardians, all descendants and members of the CLI's
   process group and session, except the agents' own processes (those carrying the case token). Shared
-  pages count in every process, as VmRSS counts them. 4.1 while an agent prints 1 GiB (its baseline: the
-  same case printing one line); 4.2 the growth from 100 to 1,000 trivial cases (one run each).
+  pages count in every process, as VmRSS counts them. A process counts from its second sample on, so
+  that a child caught between fork and exec (briefly showing its parent's RSS) is not counted twice.
+  Both rows keep full output logs (\`--logs\`, where the CLI has it), so every byte goes through the
+  harness to disk. 4.1 while an agent prints 1 GiB, checked to have reached the agent's log (its
+  baseline: the same case printing one line); 4.2 the growth from 100 to 1,000 trivial cases over 8
+  suite files at the default concurrency (one run each).
 - **5.x Loading.** A generated 10,000-case suite (a fixture repository with protected tests, checkers
   that are fixture files, all five check kinds, setup and settings on some cases), read by core's
   \`loadSuite\` (parsing, validation and the fixture checks) in a fresh Node process, against

@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import {
   buildReport,
   notRunResult,
@@ -183,20 +183,8 @@ export class GzBenchReporter implements Reporter {
     this.modules.set(latest.file, { ...latest, results });
   }
 
-  /**
-   * Every row, in suite order whatever order the cases finished in: files in the order the CLI was
-   * given them, otherwise by path (Vitest's own order of files depends on its cache and their sizes),
-   * and each file's cases in the order of its suite.
-   */
   private rows(): ReportResult[] {
-    const given = new Map(
-      (this.options.suiteFiles ?? []).map((file, index) => [relativeFile(this.vitest?.config.root, file), index]),
-    );
-    const rank = (file: string) => given.get(file) ?? Number.POSITIVE_INFINITY;
-    const modules = [...this.modules.values()].sort(
-      (a, b) => rank(a.file) - rank(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
-    );
-    return modules.flatMap((m) => m.caseIds.flatMap((id) => m.results.get(id) ?? []));
+    return [...this.modules.values()].flatMap((m) => m.caseIds.flatMap((id) => m.results.get(id) ?? []));
   }
 }
 
@@ -214,11 +202,6 @@ function notCollected(
   for (const planned of selectedCases(plan, vitestVersion) ?? [])
     results.set(planned.id, notRunResult(planned, reason));
   return { file: plan.file, caseIds: suite?.cases.map((c) => c.id) ?? [], results, errors: moduleErrors };
-}
-
-/** A file as report rows name it: relative to the Vitest root, with forward slashes. */
-function relativeFile(root: string | undefined, file: string): string {
-  return (root === undefined ? file : relative(root, file)).split(sep).join('/');
 }
 
 function useColor(): boolean {

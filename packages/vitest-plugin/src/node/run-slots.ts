@@ -97,7 +97,7 @@ async function openSlotsAt(path: string, limits: SlotLimits): Promise<OpenedSlot
   const token = randomBytes(16).toString('hex');
   let server: SlotServer;
   try {
-    server = await startSlotServer(path, limits, token);
+    server = await startSlotServer(path, limits, { token });
   } catch (error) {
     // An abstract socket's name starts with NUL, which would cut the line short: shown as `@`, as ss(8) does.
     const reason = (error as Error).message.replaceAll('\0', '@');

@@ -161,7 +161,7 @@ describe('slot server', () => {
   });
 
   it('with a token, serves only the requests that carry it', async () => {
-    const slots = await startSlotServer(join(dir, 's.sock'), { total: 1 }, 'the-token');
+    const slots = await startSlotServer(join(dir, 's.sock'), { total: 1 }, { token: 'the-token' });
     server = slots;
     await expect(acquireSlot(slots.path)).rejects.toThrow(
       new SlotError("gz-bench: the run's slot server refused a slot: wrong token"),
@@ -171,6 +171,15 @@ describe('slot server', () => {
     const slot = await acquireSlot(slots.path, { token: 'the-token' });
     expect(slots.held).toBe(1);
     slot.release();
+  });
+
+  it('a burst of requests beyond the backlog is asked again, not failed', async () => {
+    // A backlog of 4 and 200 connections at once from this process, whose loop accepts none of
+    // them until it is free: most connects are refused with EAGAIN at first.
+    server = await startSlotServer(join(dir, 's.sock'), { total: 200 }, { backlog: 4 });
+    const slots = await Promise.all(Array.from({ length: 200 }, () => acquireSlot(join(dir, 's.sock'))));
+    expect(server.held).toBe(200);
+    for (const slot of slots) slot.release();
   });
 
   it('refuses a request that is not one, and still serves the others', async () => {

@@ -3,6 +3,16 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { GRANTED_LINE, MAX_REQUEST_BYTES, parseSlotRequest, REFUSED_PREFIX } from '../shared/slot-protocol.js';
 import { type SlotLimits, SlotQueue } from './slot-queue.js';
 
+const LISTEN_BACKLOG = 4096;
+
+/** How a slot server serves. */
+export interface SlotServerOptions {
+  /** Serve only the requests that carry it. */
+  token?: string;
+  /** Connections the kernel holds for the server before it refuses more. @default 4096 */
+  backlog?: number;
+}
+
 /** A run's slots, served on a local socket to the workers (protocol: shared/slot-protocol.ts). */
 export interface SlotServer {
   /** Where clients connect: a Unix socket path, or a named pipe on Windows. */
@@ -22,7 +32,11 @@ export interface SlotServer {
  * With a `token`, only requests that carry it are served. Neither the server nor its connections
  * keep the process alive.
  */
-export async function startSlotServer(path: string, limits: SlotLimits, token?: string): Promise<SlotServer> {
+export async function startSlotServer(
+  path: string,
+  limits: SlotLimits,
+  { token, backlog = LISTEN_BACKLOG }: SlotServerOptions = {},
+): Promise<SlotServer> {
   const queue = new SlotQueue<Socket>(limits);
   const sockets = new Set<Socket>();
   const pump = () => {
@@ -70,7 +84,10 @@ export async function startSlotServer(path: string, limits: SlotLimits, token?: 
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(path, () => {
+    // Every waiting case holds a connection, and a burst of them may arrive while this process is
+    // busy: a Unix socket refuses connections past its backlog at once (EAGAIN) instead of queueing
+    // them. The kernel caps the backlog at net.core.somaxconn (4096 by default since Linux 5.4).
+    server.listen({ path, backlog }, () => {
       server.off('error', reject);
       resolve();
     });

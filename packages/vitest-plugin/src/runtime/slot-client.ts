@@ -23,7 +23,47 @@ export interface AcquireOptions extends SlotRequest {
  * the connection: release it when the case has cleaned up. Should this process die, the connection
  * closes and the server frees the slot.
  */
-export function acquireSlot(path: string, options: AcquireOptions = {}): Promise<Slot> {
+export async function acquireSlot(path: string, options: AcquireOptions = {}): Promise<Slot> {
+  const deadline = Date.now() + BUSY_RETRY_MS;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+    try {
+      return await requestSlot(path, options);
+    } catch (error) {
+      if (!(error instanceof ServerBusy)) throw error;
+      // The server's backlog was full (a burst of requests while its process was busy): ask again.
+      if (Date.now() > deadline) throw error.slotError;
+      // Spread out, or the clients of one burst would all come back at the same moment.
+      await abortableDelay(pause / 2 + Math.random() * pause, options.signal);
+    }
+  }
+}
+
+// How long a client keeps asking a server too busy to take its connection.
+const BUSY_RETRY_MS = 60_000;
+
+/** The server's backlog was full: a connection may succeed a moment later. */
+class ServerBusy extends Error {
+  constructor(readonly slotError: SlotError) {
+    super(slotError.message);
+  }
+}
+
+function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function requestSlot(path: string, options: AcquireOptions): Promise<Slot> {
   const { signal } = options;
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<Slot>((resolve, reject) => {
@@ -56,9 +96,12 @@ export function acquireSlot(path: string, options: AcquireOptions = {}): Promise
       signal?.removeEventListener('abort', onAbort);
       resolve({ release });
     });
-    socket.on('error', (error) =>
-      fail(new SlotError(`gz-bench: cannot reach the run's slot server at ${printable(path)}: ${error.message}`)),
-    );
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      const unreachable = new SlotError(
+        `gz-bench: cannot reach the run's slot server at ${printable(path)}: ${error.message}`,
+      );
+      fail(error.code === 'EAGAIN' ? new ServerBusy(unreachable) : unreachable);
+    });
     socket.on('close', () => fail(new SlotError('gz-bench: the run ended while the case waited for a slot')));
   });
 }
