@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probePidNamespace } from '@gz-bench/core';
 import type { ResultPromise } from 'execa';
@@ -149,9 +149,13 @@ describe.concurrent('adversarial: environment and processes', () => {
         (marker) =>
           `M=${marker.slice(0, 6)}; setsid env -i /bin/sh -c "sleep 300; : $M${marker.slice(6)}" < /dev/null > /dev/null 2>&1 &`,
       );
+      // Each agent waits (20 s at most) until the test has seen its daemon from the host.
+      const seenFile = (index: number) => join(where.project.dir, `seen-${index}`);
+      const waitSeen = (index: number) =>
+        `i=0; while [ ! -e ${sh(seenFile(index))} ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done`;
       await where.writeSuite('scrubbed', {}, [
-        { id: 'setsid', prompt: `${setsidDaemon} sleep 1` },
-        { id: 'double-fork', prompt: `(${doubleForked}); sleep 1` },
+        { id: 'setsid', prompt: `${setsidDaemon} ${waitSeen(0)}` },
+        { id: 'double-fork', prompt: `(${doubleForked}); ${waitSeen(1)}` },
       ]);
       const run = where.runSuite(['--json', '--sandbox', 'none']);
       const seen = new Set<number>();
@@ -160,7 +164,11 @@ describe.concurrent('adversarial: environment and processes', () => {
         done = true;
       });
       while (!done) {
-        for (const marker of markers) for (const pid of await processesWithMarker(marker)) seen.add(pid);
+        for (const [index, marker] of markers.entries()) {
+          const found = await processesWithMarker(marker);
+          for (const pid of found) seen.add(pid);
+          if (found.length > 0) await writeFile(seenFile(index), '');
+        }
         await Promise.race([settled.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 50))]);
       }
       const left = (await Promise.all(markers.map(processesWithMarker))).flat();

@@ -36,7 +36,8 @@ export interface CommandRules {
  * without one, what left the group (setsid, double forks) is the `leftovers` sweep's to end.
  */
 export function createCommandRunner(rules: CommandRules): CommandRunner {
-  const launcher = rules.launch.argv.length > 0 ? { argv: rules.launch.argv, infoFd: rules.launch.infoFd } : undefined;
+  const { argv, infoFd, init } = rules.launch;
+  const launcher = argv.length > 0 ? { argv, infoFd, init } : undefined;
   return async (line, options = {}) => {
     rules.leftovers.commandRan();
     return runProcess({

@@ -1,3 +1,4 @@
+import { INIT_ARGV } from './namespace-init.js';
 import { CONTAINMENT_ENV, probePidNamespace } from './pid-namespace.js';
 import { type SandboxArgvOptions, sandboxArgv } from './sandbox.js';
 
@@ -15,6 +16,8 @@ export interface CommandLaunch {
   argv: string[];
   /** Whether the launcher reports its pid 1 on fd 3, which must then be a pipe (bwrap's `--info-fd`). */
   infoFd: boolean;
+  /** Whether the command runs under gz-bench's init (namespace-init.ts), as `argv` ends with it. */
+  init: boolean;
 }
 
 /** Where a case's commands run, and in which sandbox mode. */
@@ -34,13 +37,15 @@ export interface CommandLaunchOptions extends SandboxArgvOptions {
 export async function commandLaunch(options: CommandLaunchOptions): Promise<CommandLaunch> {
   if (options.sandbox === 'bwrap') {
     const { sandbox: _sandbox, env: _env, ...where } = options;
-    return { containment: 'bwrap', argv: sandboxArgv(where), infoFd: true };
+    return { containment: 'bwrap', argv: [...sandboxArgv(where), ...INIT_ARGV], infoFd: true, init: true };
   }
   if ((options.env ?? process.env)[CONTAINMENT_ENV] === 'sweep') return sweepLaunch();
   const probe = await probePidNamespace();
-  return probe.available ? { containment: 'pid-namespace', argv: [...probe.argv], infoFd: false } : sweepLaunch();
+  return probe.available
+    ? { containment: 'pid-namespace', argv: [...probe.argv], infoFd: false, init: true }
+    : sweepLaunch();
 }
 
 function sweepLaunch(): CommandLaunch {
-  return { containment: 'sweep', argv: [], infoFd: false };
+  return { containment: 'sweep', argv: [], infoFd: false, init: false };
 }

@@ -34,6 +34,7 @@ beforeAll(async () => {
     'workspace/case-area.ts',
     'workspace/owned-dirs.ts',
     'workspace/owner-record.ts',
+    'workspace/area-files.ts',
     'workspace/remove-tree.ts',
   ]);
   // A harness: one case area, an agent in a process group of its own (tracked, as runProcess does),

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isRunningState, readProcessStat } from './proc-stat.js';
+import { listPids, readProcFile } from './proc-read.js';
+import { isRunningState, parseStat, readProcessStat } from './proc-stat.js';
 
 // Process groups are how a whole agent tree is reached: the shell is spawned `detached`, so it leads a
 // new group that its children and grandchildren inherit. A descendant that calls setsid() leaves the
@@ -57,4 +58,35 @@ async function runningGroupMembers(groupId: number): Promise<number> {
 
 function hasErrorCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+/**
+ * True while a member of the group runs that is none of `except`; false once only they are left (or
+ * nothing). Where /proc cannot tell, true: the caller's deadline still bounds its wait.
+ */
+export function groupRunsBeyond(groupId: number, except: ReadonlySet<number>): boolean {
+  try {
+    process.kill(-groupId, 0);
+  } catch (error) {
+    if (hasErrorCode(error, 'ESRCH')) return false;
+    if (!hasErrorCode(error, 'EPERM')) throw error;
+  }
+  if (process.platform !== 'linux') return true;
+  for (const pid of listPids()) {
+    if (except.has(pid)) continue;
+    const text = readProcFile(`/proc/${pid}/stat`)?.toString('latin1');
+    const stat = text === undefined ? undefined : parseStat(text);
+    if (stat?.groupId === groupId && isRunningState(stat)) return true;
+  }
+  return false;
+}
+
+/** The children of a single-threaded process whose command line holds `marker`, from /proc. */
+export function childrenMarked(pid: number, marker: string): number[] {
+  const children = readProcFile(`/proc/${pid}/task/${pid}/children`)?.toString('latin1') ?? '';
+  return children
+    .split(' ')
+    .filter(Boolean)
+    .map(Number)
+    .filter((child) => readProcFile(`/proc/${child}/cmdline`)?.toString('latin1').includes(marker) === true);
 }

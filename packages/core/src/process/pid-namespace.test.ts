@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { commandLaunch } from './command-launch.js';
+import { INIT_ARGV } from './namespace-init.js';
 import { CONTAINMENT_ENV, pidNamespaceArgv, probePidNamespace, probeUnshare } from './pid-namespace.js';
 import { sandboxArgv } from './sandbox.js';
 import { compileForChild } from './test-support/child-modules.js';
@@ -43,8 +44,9 @@ describe('pidNamespaceArgv', () => {
     expect(asRoot.slice(0, 5)).toEqual(['/usr/bin/unshare', '--pid', '--fork', '--kill-child', '--']);
     expect(asRoot.slice(5, 7)).toEqual(['/bin/sh', '-c']);
     // The init never execs its arguments: the command must not be pid 1, which drops SIGTERM.
-    expect(asRoot[7]).toContain('(exec "$@"');
-    expect(asRoot[7]).toContain('exit $?');
+    expect(asRoot[7]).toContain('(trap - TERM; exec "$@"');
+    expect(asRoot[7]).toContain('exit $status');
+    expect(asRoot.slice(5)).toEqual(INIT_ARGV);
     const asUser = pidNamespaceArgv('/usr/bin/unshare', true);
     expect(asUser.slice(0, 3)).toEqual(['/usr/bin/unshare', '--user', '--map-current-user']);
     expect(asUser.slice(3)).toEqual(asRoot.slice(1));
@@ -100,20 +102,22 @@ describe('commandLaunch', () => {
   it('uses the bwrap argv, which reports on fd 3, in the sandbox', async () => {
     expect(await commandLaunch({ ...where, sandbox: 'bwrap' })).toEqual({
       containment: 'bwrap',
-      argv: sandboxArgv(where),
+      argv: [...sandboxArgv(where), ...INIT_ARGV],
       infoFd: true,
+      init: true,
     });
   });
 
   it('uses a pid namespace without the sandbox where one works here, else the sweep', async () => {
     const launch = await commandLaunch({ ...where, sandbox: 'none', env: {} });
-    if (probe.available) expect(launch).toEqual({ containment: 'pid-namespace', argv: probe.argv, infoFd: false });
-    else expect(launch).toEqual({ containment: 'sweep', argv: [], infoFd: false });
+    if (probe.available) {
+      expect(launch).toEqual({ containment: 'pid-namespace', argv: probe.argv, infoFd: false, init: true });
+    } else expect(launch).toEqual({ containment: 'sweep', argv: [], infoFd: false, init: false });
   });
 
   it(`uses the sweep alone with ${CONTAINMENT_ENV}=sweep`, async () => {
     const launch = await commandLaunch({ ...where, sandbox: 'none', env: { [CONTAINMENT_ENV]: 'sweep' } });
-    expect(launch).toEqual({ containment: 'sweep', argv: [], infoFd: false });
+    expect(launch).toEqual({ containment: 'sweep', argv: [], infoFd: false, init: false });
   });
 });
 
@@ -131,7 +135,7 @@ describe.runIf(probe.available)('runProcess in a pid namespace', () => {
   });
 
   function run(command: string, overrides: Partial<RunProcessOptions> = {}) {
-    return runIn(dir, command, { sandbox: { argv, infoFd: false }, ...overrides });
+    return runIn(dir, command, { sandbox: { argv, infoFd: false, init: true }, ...overrides });
   }
 
   /** Polls every 20 ms, at most `tries` times, for the daemons of `marker`; records them for cleanup. */
@@ -175,12 +179,23 @@ describe.runIf(probe.available)('runProcess in a pid namespace', () => {
     const daemons = await findDaemons(marker, 30);
     const result = await running;
     expect(daemons.length).toBeGreaterThan(0);
-    expect(result).toMatchObject({ timedOut: true, exitCode: 0 });
+    expect(result.timedOut).toBe(true);
     // The shell may also say that its `sleep` was terminated.
     expect(result.output.text).toMatch(/^started\n(Terminated\n)?cleaned up\n$/);
     // It obeyed SIGTERM: no waiting out the grace period.
     expect(Date.now() - started).toBeLessThan(4000);
     expect(pidsWithMarker(marker)).toEqual([]);
+  });
+
+  it("gives the command's other processes their grace period after the command itself died of SIGTERM", async () => {
+    // The shell dies of SIGTERM at once; its child traps it and takes a while to clean up.
+    const child = `/bin/sh -c 'trap "echo cleaning up; sleep 0.3; echo cleaned up; exit 0" TERM; while :; do sleep 0.05; done'`;
+    const result = await run(`${child} & echo started; wait`, { timeoutMs: 700, killGraceMs: 5000 });
+    expect(result.timedOut).toBe(true);
+    expect(result.output.text).toContain('started\n');
+    expect(result.output.text).toContain('cleaning up\ncleaned up\n');
+    // Once the child is done, the grace period ends: well before its 5 seconds.
+    expect(result.durationMs).toBeLessThan(4000);
   });
 
   it('kills an agent that ignores SIGTERM with SIGKILL after the grace period', async () => {
@@ -223,7 +238,11 @@ describe.runIf(probe.available)('runProcess in a pid namespace', () => {
 describe.runIf(isRoot)('a pid namespace for an ordinary user (as nobody)', () => {
   let modules: Awaited<ReturnType<typeof compileForChild>>;
   beforeAll(async () => {
-    modules = await compileForChild(['process/pid-namespace.ts', 'process/find-on-path.ts']);
+    modules = await compileForChild([
+      'process/pid-namespace.ts',
+      'process/find-on-path.ts',
+      'process/namespace-init.ts',
+    ]);
     // Probes as nobody, then runs a command that leaves a scrubbed daemon behind, directly with
     // the launcher's argv, and reports what it saw: the probe, the uid inside, and the daemon's
     // pids while the command ran and after it.

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { findOnPath } from './find-on-path.js';
+import { INIT_ARGV } from './namespace-init.js';
 
 // Without the bwrap sandbox, a case's commands still run in a pid namespace of their own where the
 // machine allows it, so that ending a command ends everything it started, in O(1): util-linux's
@@ -9,11 +10,7 @@ import { findOnPath } from './find-on-path.js';
 // and unshare exits only once they are all gone. Should unshare itself be killed (it leads the
 // command's process group, which every kill of the command reaches), `--kill-child` kills pid 1 too.
 //
-// The init is a shell and not the command itself because pid 1 of a namespace is special: the kernel
-// drops every signal sent to it from outside but SIGKILL, unless it has a handler. As pid 2, the
-// command gets the process group's SIGTERM on a timeout, as it would without the namespace; pid 1
-// ignores it and waits. Since pid 1 cannot die of a signal either, a command ended by a signal exits
-// with 128+n, as a shell reports it.
+// The command runs under gz-bench's init (namespace-init.ts), never as pid 1 itself.
 //
 // Root creates the namespace directly. An ordinary user needs a user namespace around it
 // (`--user --map-current-user`: the same uid and gid inside, and no capabilities once the command
@@ -34,12 +31,6 @@ export type PidNamespaceProbe =
     }
   | { available: false; reason: string };
 
-// Runs its arguments (`/bin/sh -c <command>`) as a child, never by exec: the command must not be pid 1.
-// The init's own stderr goes to /dev/null, or it would add `Terminated` to the command's output when
-// the command dies of a signal; the command gets the real stderr back (kept on fd 3 meanwhile) in a
-// subshell that execs it, so that the redirection is the command's alone, with no extra process.
-const INIT_SCRIPT = 'exec 3>&2 2>/dev/null; (exec "$@" 2>&3 3>&-); exit $?';
-const INIT_NAME = 'gz-bench-init';
 const PROBE_TIMEOUT_MS = 10_000;
 
 /** The launcher argv for `unshare` at `unsharePath`: with a user namespace for an ordinary user. */
@@ -51,10 +42,7 @@ export function pidNamespaceArgv(unsharePath: string, userNamespace: boolean): s
     '--fork',
     '--kill-child',
     '--',
-    '/bin/sh',
-    '-c',
-    INIT_SCRIPT,
-    INIT_NAME,
+    ...INIT_ARGV,
   ];
 }
 

@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import { explainArgumentLimit } from './arg-limits.js';
 import { diskUsage, watchDiskUsage } from './disk-usage.js';
 import { trackProcessGroup } from './exit-cleanup.js';
-import { signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
+import { childrenMarked, groupRunsBeyond, signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
+import { INIT_NAME } from './namespace-init.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, OutputBuffer } from './output-buffer.js';
 import { OutputLogWriter } from './output-log.js';
 import { killAndAwait, readSandboxInit, SANDBOX_INFO_FD } from './sandbox-init.js';
@@ -21,6 +23,8 @@ const STREAM_DRAIN_MS = 500;
 // After SIGKILL the kernel ends a process at once unless it is stuck in uninterruptible IO; this bounds
 // the wait for its 'exit' so the promise settles even then.
 const EXIT_AFTER_SIGKILL_MS = 5000;
+// How often, in a grace period, the harness looks whether the command's processes are all gone.
+const GRACE_POLL_MS = 25;
 // setTimeout fires at once for delays above 2^31-1 ms; longer timeouts mean "no timeout".
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -40,6 +44,8 @@ interface ResolvedRunProcessOptions {
   args: string[];
   /** Whether fd 3 is a pipe on which the launcher reports its pid 1 (see sandbox-init.ts). */
   infoFd: boolean;
+  /** Whether the command runs under gz-bench's init (namespace-init.ts). */
+  init: boolean;
 }
 
 interface ChildExit {
@@ -95,7 +101,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   const groupId = child.pid as number;
 
   const untrack = trackProcessGroup(groupId);
-  const terminator = new GroupTerminator(groupId, settings.killGraceMs);
+  const terminator = new GroupTerminator(groupId, settings.killGraceMs, settings.init);
   // A sandbox's processes run in a session of their own, led by its pid 1: that is the group SIGTERM
   // must reach. The launcher's own group holds only bwrap, which dies of SIGTERM and takes the sandbox
   // with it at once, the command unwarned.
@@ -176,12 +182,15 @@ class GroupTerminator {
   politeGroupId: number | undefined;
   readonly killed: Promise<void>;
   #markKilled!: () => void;
+  #isKilled = false;
   #graceDeadline = 0;
   #graceTimer: NodeJS.Timeout | undefined;
 
+  /** `init`: the command runs under gz-bench's init, which outlives it while it is being ended. */
   constructor(
     readonly groupId: number,
     readonly graceMs: number,
+    readonly init: boolean,
   ) {
     this.killed = new Promise((resolve) => {
       this.#markKilled = resolve;
@@ -192,10 +201,32 @@ class GroupTerminator {
   terminate(reason: TerminationReason): boolean {
     if (this.reason !== undefined) return false;
     this.reason = reason;
-    signalProcessGroup(this.politeGroupId ?? this.groupId, 'SIGTERM');
+    const group = this.politeGroupId ?? this.groupId;
+    // Found while it still has its name: once the command is gone, it becomes `sleep`.
+    const machinery = this.init ? this.#machinery(group) : undefined;
+    signalProcessGroup(group, 'SIGTERM');
     this.#graceDeadline = Date.now() + this.graceMs;
     this.#graceTimer = setTimeout(() => this.#kill(), this.graceMs);
+    if (machinery !== undefined) void this.#killOnceOnly(group, machinery);
     return true;
+  }
+
+  /** The group's leader (unshare, or bwrap's pid 1) and the init under it: the namespace, not the command. */
+  #machinery(group: number): Set<number> {
+    return new Set([group, ...childrenMarked(group, INIT_NAME)]);
+  }
+
+  /**
+   * The init keeps the namespace while the command's other processes have their grace period; they
+   * need no more of it once none of them runs.
+   */
+  async #killOnceOnly(group: number, machinery: Set<number>): Promise<void> {
+    while (!this.#isKilled) {
+      await delay(GRACE_POLL_MS);
+      // The init may not have been forked yet when the end began.
+      if (machinery.size === 1) for (const pid of this.#machinery(group)) machinery.add(pid);
+      if (!this.#isKilled && !groupRunsBeyond(group, machinery)) this.#kill();
+    }
   }
 
   async finish(): Promise<void> {
@@ -212,6 +243,7 @@ class GroupTerminator {
   }
 
   #kill(): void {
+    this.#isKilled = true;
     clearTimeout(this.#graceTimer);
     signalProcessGroup(this.groupId, 'SIGKILL');
     this.#markKilled();
@@ -239,6 +271,7 @@ function resolveRunProcessOptions(options: RunProcessOptions): ResolvedRunProces
     log: options.log,
     // A launcher that does not report on fd 3 must not get it: whatever it runs would inherit it.
     infoFd: sandboxArgv !== undefined && options.sandbox?.infoFd !== false,
+    init: sandboxArgv !== undefined && options.sandbox?.init === true,
     file: sandboxArgv?.[0] ?? '/bin/sh',
     args:
       sandboxArgv === undefined ? ['-c', options.command] : [...sandboxArgv.slice(1), '/bin/sh', '-c', options.command],

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { INIT_ARGV } from './namespace-init.js';
 import {
   probeBubblewrap,
   probeSandbox,
@@ -356,6 +357,19 @@ describe.skipIf(!probe.available)('runProcess in a bwrap sandbox', () => {
     const result = await run(command, { timeoutMs: 800, killGraceMs: 5000 });
     expect(result).toMatchObject({ timedOut: true, exitCode: 0 });
     expect(result.output.text).toMatch(/^started\n(Terminated\n)?cleaning up\ncleaned up\n$/);
+  });
+
+  it("under gz-bench's init, gives the command's other processes their grace period", async () => {
+    const child = `/bin/sh -c 'trap "echo cleaning up; sleep 0.3; echo cleaned up; exit 0" TERM; while :; do sleep 0.05; done'`;
+    const result = await runIn(workspace, `${child} & echo started; wait`, {
+      env: pathOnlyEnv({ HOME: process.env.HOME ?? '/root', TMPDIR: area }),
+      sandbox: { argv: [...sandboxArgv({ area, workspace, network: false }), ...INIT_ARGV], init: true },
+      timeoutMs: 800,
+      killGraceMs: 5000,
+    });
+    expect(result.timedOut).toBe(true);
+    expect(result.output.text).toContain('cleaning up\ncleaned up\n');
+    expect(result.durationMs).toBeLessThan(4000);
   });
 
   it('enforces a disk limit on the area', async () => {

@@ -60,6 +60,12 @@ export interface SandboxLaunch {
    * then gets no fd 3 at all. @default true
    */
   infoFd?: boolean;
+  /**
+   * Whether `argv` ends with gz-bench's init (`commandLaunch` puts it there), which outlives a command
+   * being ended so that the rest of its processes get their grace period: the end of the grace period
+   * then comes once nothing but the launcher and the init runs. @default false
+   */
+  init?: boolean;
 }
 
 /** Combined stdout+stderr, kept as head and tail when it outgrows the limit. */

@@ -209,6 +209,7 @@ describe('in a child process', () => {
     modules = await compileForChild([
       'workspace/case-area.ts',
       'workspace/owner-record.ts',
+      'workspace/area-files.ts',
       'workspace/owned-dirs.ts',
       'workspace/remove-tree.ts',
       'process/guardian.ts',

@@ -28,6 +28,7 @@ beforeAll(async () => {
   modules = await compileForChild([
     'workspace/case-area.ts',
     'workspace/owner-record.ts',
+    'workspace/area-files.ts',
     'workspace/owned-dirs.ts',
     'workspace/remove-tree.ts',
     'workspace/stale-areas.ts',

@@ -8,6 +8,7 @@ import type { Vitest } from 'vitest/node';
 import { type GzBenchOptions, PROVIDE_KEY, type ResolvedGzBenchOptions } from '../shared/options.js';
 import { EnvironmentError } from './environment-error.js';
 import { generateInvalidSuiteModule, generateSuiteModule } from './generate-module.js';
+import { ownPackageFiles } from './own-packages.js';
 import { GZ_BENCH_REPORTER, GzBenchReporter, type GzBenchReporterOptions } from './reporter.js';
 import { OptionsError, resolveOptions } from './resolve-options.js';
 import { runSlots } from './run-slots.js';
@@ -48,6 +49,9 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
   return {
     name: 'gz-bench',
     enforce: 'pre',
+    config() {
+      return { test: { server: { deps: { external: ownPackageFiles() } } } };
+    },
     configResolved(config) {
       root = config.root;
       skipViteJsonFor(config, isSuite);
