@@ -138,7 +138,8 @@ async function measure(count) {
     if (now.rssKiB > peak.rssKiB) peak = now;
     for (const [name, kib] of Object.entries(now.byRole)) roles[name] = Math.max(roles[name] ?? 0, kib);
   }, SAMPLE_MS);
-  const exitCode = await new Promise((resolve) => child.on('exit', resolve));
+  // 'close', not 'exit': the report may still be in the pipe when the process exits.
+  const exitCode = await new Promise((resolve) => child.on('close', resolve));
   clearInterval(sampler);
   const seconds = (performance.now() - started) / 1000;
   const report = JSON.parse(stdout);

@@ -12,6 +12,7 @@ import {
 } from '@gz-bench/core/run';
 import { inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
+import { attemptController } from './attempt-controller.js';
 import { CaseBudgetError, runWithinBudget } from './case-budget.js';
 import { dieWithVitestMain } from './die-with-main.js';
 import { acquireSlot } from './slot-client.js';
@@ -73,7 +74,7 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
       const { cmd, slots } = options;
       dieWithVitestMain();
       const sandbox = await workerSandbox(options);
-      const controller = attemptController(context.signal);
+      const { controller, release } = attemptController(context.signal);
       const budgetMs = caseBudgetMs(testCase, options.timeout);
       const run = (async () => {
         // The slot comes first: a case waiting for one has no area and no process yet, and a run
@@ -109,6 +110,7 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
           slot.release();
         }
       })();
+      void run.then(release, release);
       // A cancelled run (Ctrl-C, bail) stops waiting for a test's body at once, while its case still
       // ends its processes and removes its workspace. The test's own finishing hook waits for that, so
       // the worker is not torn down halfway through and the case's result is in the test's meta before
@@ -133,18 +135,6 @@ let sandboxOfWorker: Promise<ResolvedSandbox> | undefined;
 function workerSandbox(options: WorkerOptions): Promise<ResolvedSandbox> {
   sandboxOfWorker ??= resolveSandbox(options.sandbox);
   return sandboxOfWorker;
-}
-
-/**
- * A controller for this attempt only, aborted with the test's signal. Vitest 4.1 hands a retry the
- * signal its timed-out attempt already aborted; an aborted signal at the start of an attempt is
- * stale, so only a later abort counts.
- */
-function attemptController(testSignal: AbortSignal): AbortController {
-  const controller = new AbortController();
-  if (!testSignal.aborted)
-    testSignal.addEventListener('abort', () => controller.abort(testSignal.reason), { once: true });
-  return controller;
 }
 
 /** An error whose only frame is the case in the suite file, so Vitest shows the case's JSON as the code frame. */
