@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { fastValidSuite } from './fast-validate.js';
-import { SuiteSchema } from './schema.js';
+import {
+  CaseSchema,
+  CommandCheckSchema,
+  FileContainsCheckSchema,
+  FileExistsCheckSchema,
+  FileNotExistsCheckSchema,
+  OutputMatchesCheckSchema,
+  SuiteSchema,
+} from './schema.js';
+
+const checkSchemas: Record<string, { shape: object }> = {
+  fileExists: FileExistsCheckSchema,
+  fileContains: FileContainsCheckSchema,
+  fileNotExists: FileNotExistsCheckSchema,
+  command: CommandCheckSchema,
+  outputMatches: OutputMatchesCheckSchema,
+};
+
 import { readmeSuite } from './test-support/readme-suite.js';
 
 // The fast path must never vouch for a suite the schema refuses, and must give exactly the schema's
@@ -157,6 +174,28 @@ describe('fastValidSuite gives what the schema gives', () => {
   });
 });
 
+describe('fastValidSuite knows every key of the schema', () => {
+  // A new key in the schema turns the fast path off (every suite then goes through zod, correct but
+  // slow) until fast-validate.ts has a rule for it; this test says so first.
+  it('the suite, a case and every check kind', () => {
+    const full = fullSuite();
+    const [firstCase] = full.cases;
+    const known: Array<[string, { shape: object }, object]> = [
+      ['SuiteSchema', SuiteSchema, full],
+      ['CaseSchema', CaseSchema, firstCase ?? {}],
+      ...(firstCase?.checks ?? []).map((check): [string, { shape: object }, object] => [
+        check.kind,
+        checkSchemas[check.kind] ?? { shape: {} },
+        check,
+      ]),
+    ];
+    expect(known).toHaveLength(7);
+    for (const [name, schema, example] of known) {
+      expect(Object.keys(schema.shape).sort(), name).toEqual(Object.keys(example).sort());
+    }
+  });
+});
+
 describe('fastValidSuite never vouches for what the schema refuses', () => {
   const full = fullSuite();
   const paths = pathsIn(full);
@@ -258,6 +297,11 @@ describe('fastValidSuite never vouches for what the schema refuses', () => {
       { name: 's', cases: [{ id: 'a', prompt: 'p', checks: [{ kind: 'command', run: 'x', expectExit: -0 }] }] },
     ],
   ])('but accepts %s, as the schema does', (_title, data) => {
+    expectSameAsSchema(data);
+  });
+
+  it('and gives the schema output for objects without a prototype', () => {
+    const data = Object.assign(Object.create(null), { name: 's', cases: [{ id: 'a', prompt: 'p', checks: [] }] });
     expectSameAsSchema(data);
   });
 

@@ -84,8 +84,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * A strict object of the schema `schema`: only the keys of `rules`, the `required` ones present,
- * each value kept by its rule, and `refine` true of the output. When the schema's keys and the
- * rules' differ (the schema grew a key this module does not know), it vouches for nothing.
+ * each value kept by its rule, and `refine` true of the output.
  */
 function objectOf(
   schema: { shape: Record<string, unknown> },
@@ -94,21 +93,33 @@ function objectOf(
   refine: (out: Record<string, unknown>) => boolean = () => true,
 ): Rule {
   const order = Object.keys(schema.shape);
-  const known = new Map(Object.entries(rules));
-  const complete = order.length === known.size && order.every((key) => known.has(key));
+  // A key of the schema with no rule here (the schema grew one): vouch for nothing, leave it to zod.
+  const complete = order.every((key) => Object.hasOwn(rules, key));
+  const fields = order.map((key) => ({ key, rule: rules[key] as Rule, required: required.includes(key) }));
   return (value) => {
     if (!complete || !isPlainObject(value)) return UNSURE;
-    for (const key of Object.keys(value)) if (!known.has(key)) return UNSURE;
-    for (const key of required) if (!Object.hasOwn(value, key)) return UNSURE;
     const out: Record<string, unknown> = {};
-    for (const key of order) {
-      if (!Object.hasOwn(value, key)) continue;
-      const checked = (known.get(key) as Rule)(value[key]);
+    let present = 0;
+    for (const { key, rule, required: needed } of fields) {
+      if (!Object.hasOwn(value, key)) {
+        if (needed) return UNSURE;
+        continue;
+      }
+      const checked = rule(value[key]);
       if (checked === UNSURE) return UNSURE;
       out[key] = checked;
+      present += 1;
     }
-    return refine(out) ? out : UNSURE;
+    // Every key the schema sees (for…in, as zod's strict check walks them) was one of its own.
+    return keyCount(value) === present && refine(out) ? out : UNSURE;
   };
+}
+
+/** The number of enumerable string keys, inherited ones included, without making an array of them. */
+function keyCount(value: Record<string, unknown>): number {
+  let count = 0;
+  for (const _key in value) count += 1;
+  return count;
 }
 
 const checkRules = new Map<string, Rule>([
