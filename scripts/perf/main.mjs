@@ -1,6 +1,6 @@
 // The body of `pnpm perf` (scripts/perf.mjs checks first that the packages are built).
 import { mkdir, writeFile } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import * as core from '@gz-bench/core';
 import { concurrencyRows } from './concurrency.mjs';
@@ -9,6 +9,7 @@ import { loadingRows } from './loading.mjs';
 import { describeMachine, sandboxState } from './machine.mjs';
 import { memoryRows } from './memory.mjs';
 import { REPO_ROOT, readOptions } from './options.mjs';
+import { watchOthers } from './others-load.mjs';
 import { overheadRows } from './overhead.mjs';
 import { renderDocument, renderTable } from './render.mjs';
 import { measuredEnv, runGzBench } from './spawn.mjs';
@@ -23,6 +24,7 @@ if (options.error !== undefined) {
 const started = performance.now();
 const elapsed = () => `${Math.round((performance.now() - started) / 1000)} s`;
 const log = (message) => process.stderr.write(`perf [${elapsed()}]: ${message}\n`);
+const others = watchOthers();
 const work = await createWorkRoot();
 try {
   const sandbox = await sandboxState();
@@ -43,7 +45,7 @@ try {
   ];
 
   const notes = [
-    ...busyNote(),
+    ...busyNotes(others),
     `The run took ${elapsed()}.`,
     `Load average at the end: ${loadavg()
       .map((load) => load.toFixed(2))
@@ -71,12 +73,12 @@ try {
   await work.remove();
 }
 
-/** A warning when other work loaded the machine during the run, which inflates and scatters wall times. */
-function busyNote() {
-  const [oneMinute = 0, , fifteenMinutes = 0] = loadavg();
-  const cores = availableParallelism();
-  if (Math.max(oneMinute, fifteenMinutes) <= cores) return [];
+/** How busy other work kept the machine during the run, and a warning when that makes figures noisy. */
+function busyNotes(others) {
+  const share = others.share();
+  const said = `Other work on the machine used ${Math.round(share * 100)}% of its CPU time during the run.`;
+  if (share <= 0.2) return [said];
   return [
-    `The machine was busy with other work (load average ${oneMinute.toFixed(1)} over the last minute, ${fifteenMinutes.toFixed(1)} over 15, on ${cores} cores): wall times are inflated and noisy, and so are ratios, less; run it again on a quiet machine to compare.`,
+    `${said} Wall times are inflated and noisy, and so are ratios, less: run it again on a quiet machine to compare.`,
   ];
 }

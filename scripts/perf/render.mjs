@@ -41,8 +41,9 @@ pnpm perf --quick    # one run of each measurement instead of several
 size down (case counts, fixture, output) for a smoke test; figures at a reduced scale do not meet or
 miss the real targets. Everything runs in a private temp directory that is removed at the end; the
 harness runs get that directory as TMPDIR and none of the user's \`GZ_BENCH_*\` variables. Wall times
-are of whole processes, Node's start included; other work on the machine makes them noisy, so check
-\`uptime\` first (the load average is recorded below).
+are of whole processes, Node's start included. Other work on the machine makes them noisy: run it on
+a quiet machine (\`uptime\`), and read the note under the table, which says how much of the CPU other
+processes took during the run (the machine's busy time less this run's own).
 
 ## What each row measures
 

@@ -26,6 +26,7 @@ describe('runCase', () => {
     expect(result).toEqual({
       id: 'c',
       passed: false,
+      outcome: 'harnessError',
       durationMs: expect.any(Number),
       checkResults: [{ kind: 'fileExists', path: 'x', passed: false, skipped: true }],
       error: `could not create the case area: the temp directory ${missing} does not exist; create it or point TMPDIR at a writable directory`,

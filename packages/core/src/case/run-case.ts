@@ -18,6 +18,7 @@ import { caseEnv } from './agent-env.js';
 import { caseByteLimits, caseTimeoutSec } from './case-limits.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
 import { LeftoverSweep } from './leftover-sweep.js';
+import { outcomeOf } from './outcome.js';
 import { type PreparedWorkspace, prepareWorkspace } from './prepare-workspace.js';
 import { inlinePromptProblem, promptEnv } from './prompt-delivery.js';
 import { runSteps } from './steps.js';
@@ -175,6 +176,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
   return {
     id: testCase.id,
     passed: outcome.failure === undefined,
+    outcome: outcomeOf(outcome.failure, outcome.agent),
     durationMs: Math.round(performance.now() - started),
     checkResults: outcome.checkResults,
     ...(outcome.failure && { error: outcome.failure.message, failedStep: outcome.failure.step }),
@@ -229,6 +231,7 @@ function notRun(
   return {
     id: testCase.id,
     passed: false,
+    outcome: outcomeOf({ step, message }, undefined),
     durationMs: Math.round(performance.now() - started),
     checkResults: testCase.checks.map((check) => ({ ...check, passed: false, skipped: true })),
     error: message,

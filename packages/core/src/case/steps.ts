@@ -10,6 +10,7 @@ import type { Case } from '../suite/schema.js';
 import { assertWorkspaceIntact, type CaseArea } from '../workspace/case-area.js';
 import type { CommandOptions, CommandRunner } from './command-runner.js';
 import { describeCommandFailure } from './describe-failure.js';
+import { agentErrorOverCheck } from './outcome.js';
 import { protectedPaths, restoreProtected } from './protect.js';
 
 /** Where the steps of a case run. */
@@ -137,11 +138,9 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     return withLogs({ checkResults, agent, tampered, failure: { step: 'tamper', message } });
   }
   const failed = checkResults.find((check) => !check.passed && !check.skipped);
-  return withLogs({
-    checkResults,
-    agent,
-    ...(failed && { failure: { step: 'check', message: failed.message ?? `${failed.kind} check failed` } }),
-  });
+  const failure =
+    failed && agentErrorOverCheck({ step: 'check', message: failed.message ?? `${failed.kind} check failed` }, agent);
+  return withLogs({ checkResults, agent, ...(failure && { failure }) });
 }
 
 /**

@@ -17,6 +17,7 @@ describe('buildReport', () => {
         file: 'bench/demo.bench.json',
         durationMs: 892,
         failedStep: 'check',
+        outcome: 'failed',
         passed: false,
         suite: 'demo',
         id: 'write-world',
@@ -33,6 +34,7 @@ describe('buildReport', () => {
       'checkResults',
       'suite',
       'file',
+      'outcome',
       'error',
       'failedStep',
       'workspace',
@@ -94,10 +96,10 @@ describe('buildReport', () => {
   });
 
   it('keeps fields it does not know after the known ones', () => {
-    const withTrial = { ...result({ id: 'a' }), trial: 2 } as ReportResult;
-    const [row] = buildReport([withTrial]).results;
-    expect(Object.keys(row ?? {}).at(-1)).toBe('trial');
-    expect(row).toHaveProperty('trial', 2);
+    const withExtra = { ...result({ id: 'a' }), attempt: 2 } as ReportResult;
+    const [row] = buildReport([withExtra]).results;
+    expect(Object.keys(row ?? {}).at(-1)).toBe('attempt');
+    expect(row).toHaveProperty('attempt', 2);
   });
 
   it('adds meta last, only when given', () => {
@@ -133,17 +135,19 @@ describe('buildReport', () => {
         checkResults: [{ kind: 'fileExists', path: 'hello.txt', passed: false, skipped: true }],
         suite: 'alpha',
         file: 'bench/a.bench.json',
+        outcome: 'notRun',
         notRun: true,
         error: 'the case did not finish: Vitest reported "Worker exited unexpectedly"',
         failedStep: 'harness',
       });
-      expect(Object.keys(row ?? {}).slice(0, 7)).toEqual([
+      expect(Object.keys(row ?? {}).slice(0, 8)).toEqual([
         'id',
         'passed',
         'durationMs',
         'checkResults',
         'suite',
         'file',
+        'outcome',
         'notRun',
       ]);
     });

@@ -16,6 +16,9 @@ const RESULT_KEY_ORDER = {
   checkResults: true,
   suite: true,
   file: true,
+  outcome: true,
+  agentName: true,
+  trial: true,
   notRun: true,
   error: true,
   failedStep: true,
@@ -55,6 +58,7 @@ const AGENT_KEY_ORDER = {
   outputBytes: true,
   outputDroppedBytes: true,
   log: true,
+  usage: true,
   outputTail: true,
 } as const satisfies Record<keyof AgentRun, true>;
 

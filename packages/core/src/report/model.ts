@@ -3,6 +3,46 @@ import type { CheckResult } from '../checks/types.js';
 /** Which step of a case decided its failure; `tamper` when the agent changed protected paths. */
 export type FailedStep = 'setup' | 'agent' | 'tamper' | 'check' | 'harness';
 
+/**
+ * How one trial of one case ended: exactly one of these. Errors (the agent's, the harness's) are told
+ * apart from wrong answers and counted apart.
+ * - `passed`: every check passed.
+ * - `failed`: a check failed.
+ * - `timedOut`: the agent ran out of its time.
+ * - `tampered`: the agent changed protected paths.
+ * - `agentError`: the agent could not start, crashed, or exited non-zero without a passing result.
+ * - `overBudget`: the agent went over the run's `maxCostUsd` or `maxTokens`.
+ * - `harnessError`: the trial could not run as the suite asks: a setup command failed, or gz-bench
+ *   itself could not (a bad temp dir, a vanished fixture).
+ * - `notRun`: the trial was planned but has no result (its worker died, the run was cancelled).
+ */
+export type Outcome =
+  | 'passed'
+  | 'failed'
+  | 'timedOut'
+  | 'tampered'
+  | 'agentError'
+  | 'overBudget'
+  | 'harnessError'
+  | 'notRun';
+
+/** What an agent reported of its own work, read from its whole stdout. Absent fields were not reported. */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Input tokens served from the provider's cache (read), part of or beside `inputTokens` as the agent counts them. */
+  cachedInputTokens?: number;
+  /** Tokens written to the provider's cache. */
+  cacheWriteTokens?: number;
+  costUsd?: number;
+  /** `agent` when the cost is the agent's own estimate (it always is today: no provider bill is read). */
+  costSource?: 'agent';
+  /** The model that served the requests, as the agent reports it. */
+  model?: string;
+  turns?: number;
+  toolCalls?: number;
+}
+
 /** What the agent command did. Its exit code is recorded, never asserted. */
 export interface AgentRun {
   exitCode: number | null;
@@ -20,12 +60,16 @@ export interface AgentRun {
    * root when inside it; absent when logs are off.
    */
   log?: string;
+  /** What the agent reported of its tokens, cost, model, turns and tool calls; absent when it reported none. */
+  usage?: Usage;
 }
 
 /** The outcome of one run of one case. Serializable: it travels through Vitest's `task.meta`. */
 export interface CaseResult {
   id: string;
   passed: boolean;
+  /** How the trial ended; `passed` exactly when `passed` is true. */
+  outcome: Outcome;
   durationMs: number;
   /** Every check of the case in order; checks after the first failure are `skipped`. */
   checkResults: CheckResult[];
@@ -59,6 +103,10 @@ export interface ReportResult extends CaseResult {
    * first): the row fails with `failedStep: 'harness'` and an `error` that says why.
    */
   notRun?: true;
+  /** The agent's name when the run names agents (`agents`, `--agent`); absent for the single `cmd`. */
+  agentName?: string;
+  /** Which trial of its (agent, case) cell this is, from 1; absent when the run has one trial per cell. */
+  trial?: number;
 }
 
 /** Counts over every result. */

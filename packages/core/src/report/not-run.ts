@@ -22,6 +22,7 @@ export function notRunResult(planned: PlannedCase, reason: string): ReportResult
   return {
     id: planned.id,
     passed: false,
+    outcome: 'notRun',
     durationMs: 0,
     checkResults: planned.checks.map((check) => ({ ...check, passed: false, skipped: true })),
     suite: planned.suite,

@@ -31,7 +31,8 @@ describe('renderJson', () => {
               }
             ],
             "suite": "demo",
-            "file": "bench/demo.bench.json"
+            "file": "bench/demo.bench.json",
+            "outcome": "passed"
           }
         ],
         "meta": {

@@ -7,6 +7,7 @@ const result = (overrides: Partial<ReportResult>): ReportResult => ({
   suite: 'basics',
   file: 'bench/basics.bench.json',
   passed: true,
+  outcome: 'passed',
   durationMs: 1204,
   checkResults: [],
   ...overrides,

@@ -63,6 +63,7 @@ function resultOf(testCase: TestCase, file: string, options: CollectOptions): Re
     suite,
     file,
     passed: false,
+    outcome: 'harnessError',
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
     checkResults,
     error,

@@ -126,7 +126,13 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
 
 /** A case stopped at its budget fails with that, not with the interruption its commands saw. */
 function overBudget(result: CaseResult, budgetMs: number): CaseResult {
-  return { ...result, passed: false, error: new CaseBudgetError(budgetMs).message, failedStep: 'harness' };
+  return {
+    ...result,
+    passed: false,
+    outcome: 'timedOut',
+    error: new CaseBudgetError(budgetMs).message,
+    failedStep: 'harness',
+  };
 }
 
 let sandboxOfWorker: Promise<ResolvedSandbox> | undefined;

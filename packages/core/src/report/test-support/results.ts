@@ -9,6 +9,7 @@ export function result(overrides: Partial<ReportResult> & Pick<ReportResult, 'id
     durationMs: 1204,
     checkResults: [{ kind: 'fileExists', path: 'hello.txt', passed: true }],
     ...overrides,
+    outcome: overrides.outcome ?? (overrides.passed === false ? 'failed' : 'passed'),
   };
 }
 
@@ -41,6 +42,7 @@ export function timedOut(overrides: Partial<ReportResult> & Pick<ReportResult, '
     passed: false,
     durationMs: 120_034,
     failedStep: 'agent',
+    outcome: 'timedOut',
     error: 'agent command timed out after 120s',
     ...overrides,
   });
