@@ -2,6 +2,8 @@
 // renders reports. A Vitest worker imports this rather than the whole package: the schema library
 // and the renderers are most of what importing `@gz-bench/core` costs, and a worker starts before
 // its first case can.
+
+export type { AgentDefinition } from './agents/definition.js';
 export { caseBudgetMs, caseTimeoutSec, type RunCaseOptions, runCase } from './case/run-case.js';
 export { type CaseLogLocation, type CaseLogPlace, caseLogLocation } from './logs/log-paths.js';
 export {
