@@ -89,15 +89,16 @@ describe.concurrent('adversarial: environment and processes', () => {
 
   describe('processes that outlive their command', () => {
     /** A daemon's pidfile: absolute without a sandbox; with one, pids inside it mean nothing here. */
+    // The sleep lets the test see the daemon run; it is the sweep's job to end it. In the sandbox the
+    // test can only see it by sampling the host's processes, which a busy machine does slowly.
     const daemonCases = (pidDir: string | undefined) => [
       {
         id: 'setsid',
-        // The sleep lets the test see the daemon run; it is the sweep's job to end it.
-        prompt: `${agent('setsid-daemon.mjs', pidDir ? join(pidDir, 'setsid.pid') : 'setsid.pid')}; sleep 1`,
+        prompt: `${agent('setsid-daemon.mjs', pidDir ? join(pidDir, 'setsid.pid') : 'setsid.pid')}; sleep ${pidDir ? 1 : 4}`,
       },
       {
         id: 'double-fork',
-        prompt: `${agent('double-fork.mjs', pidDir ? join(pidDir, 'double.pid') : 'double.pid')}; sleep 1`,
+        prompt: `${agent('double-fork.mjs', pidDir ? join(pidDir, 'double.pid') : 'double.pid')}; sleep ${pidDir ? 1 : 4}`,
       },
     ];
 

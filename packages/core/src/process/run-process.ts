@@ -39,6 +39,7 @@ interface ResolvedRunProcessOptions {
   maxOutputBytes: number;
   maxDiskBytes: DiskLimit | undefined;
   log: Writable | undefined;
+  stdoutLog: Writable | undefined;
   /** What to spawn: `/bin/sh -c command`, or the same behind a sandbox's argv. */
   file: string;
   args: string[];
@@ -61,7 +62,10 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   const settings = resolveRunProcessOptions(options);
   const output = new OutputBuffer(settings.outputLimitBytes);
   const log = settings.log === undefined ? undefined : new OutputLogWriter(settings.log, settings.maxOutputBytes);
-  if (settings.signal?.aborted) return notStarted(output, log, { aborted: true });
+  const stdoutLog =
+    settings.stdoutLog === undefined ? undefined : new OutputLogWriter(settings.stdoutLog, settings.maxOutputBytes);
+  const logs = { log, stdoutLog };
+  if (settings.signal?.aborted) return notStarted(output, logs, { aborted: true });
 
   const startedAt = performance.now();
   let child: ChildProcess;
@@ -79,14 +83,19 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
     // E2BIG (Node throws every spawn error but a few, such as ENOENT, at once).
     const code = (error as NodeJS.ErrnoException).code;
     const spawnError = code === 'E2BIG' ? await explainE2big(error as Error, settings) : errorMessage(error);
-    return notStarted(output, log, { spawnError });
+    return notStarted(output, logs, { spawnError });
   }
 
   // Set once the group can be signalled; output arriving before that is checked right after.
   let checkOutputLimit = (): void => {};
   const streams = [child.stdout, child.stderr].filter((stream): stream is Readable => stream !== null);
   log?.attach(streams);
-  const streamsClosed = Promise.all(streams.map(collectInto(output, log, () => checkOutputLimit())));
+  if (child.stdout !== null) stdoutLog?.attach([child.stdout]);
+  const streamsClosed = Promise.all(
+    streams.map((stream) =>
+      collectInto(output, log, stream === child.stdout ? stdoutLog : undefined, () => checkOutputLimit())(stream),
+    ),
+  );
   const infoStream = settings.infoFd ? (child.stdio[SANDBOX_INFO_FD] as Readable | null) : null;
   const sandboxInit = infoStream === null ? Promise.resolve(undefined) : readSandboxInit(infoStream);
   const exited = waitForExit(child);
@@ -95,7 +104,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   if (spawnFailure !== undefined) {
     for (const stream of streams) stream.destroy();
     infoStream?.destroy();
-    return notStarted(output, log, { spawnError: await describeSpawnError(spawnFailure, settings) });
+    return notStarted(output, logs, { spawnError: await describeSpawnError(spawnFailure, settings) });
   }
   // A successful spawn always has a pid; it doubles as the process group id.
   const groupId = child.pid as number;
@@ -158,6 +167,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   await settleWithin(streamsClosed, STREAM_DRAIN_MS);
   for (const stream of streams) stream.destroy();
   const logOutcome = await log?.finish();
+  const stdoutLogOutcome = await stdoutLog?.finish();
 
   return {
     exitCode: exit?.exitCode ?? null,
@@ -168,6 +178,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
     output: output.snapshot(),
     ...(limitExceeded && { limitExceeded }),
     ...(logOutcome && { log: logOutcome }),
+    ...(stdoutLogOutcome && { stdoutLog: stdoutLogOutcome }),
   };
 }
 
@@ -269,6 +280,7 @@ function resolveRunProcessOptions(options: RunProcessOptions): ResolvedRunProces
     // Copied, so that a caller changing its object mid-run cannot move the watched path.
     maxDiskBytes: options.maxDiskBytes && { ...options.maxDiskBytes },
     log: options.log,
+    stdoutLog: options.stdoutLog,
     // A launcher that does not report on fd 3 must not get it: whatever it runs would inherit it.
     infoFd: sandboxArgv !== undefined && options.sandbox?.infoFd !== false,
     init: sandboxArgv !== undefined && options.sandbox?.init === true,
@@ -292,6 +304,7 @@ function assertLimit(name: string, value: number | undefined): void {
 function collectInto(
   output: OutputBuffer,
   log: OutputLogWriter | undefined,
+  alsoTo: OutputLogWriter | undefined,
   onAppend: () => void,
 ): (stream: Readable) => Promise<void> {
   return (stream) =>
@@ -299,6 +312,7 @@ function collectInto(
       stream.on('data', (chunk: Buffer) => {
         output.append(chunk);
         log?.write(chunk);
+        alsoTo?.write(chunk);
         onAppend();
       });
       // An error (e.g. from destroy) ends collection; the result reports what arrived until then.
@@ -342,10 +356,11 @@ async function explainE2big(error: Error, settings: ResolvedRunProcessOptions): 
 
 async function notStarted(
   output: OutputBuffer,
-  log: OutputLogWriter | undefined,
+  logs: { log: OutputLogWriter | undefined; stdoutLog: OutputLogWriter | undefined },
   outcome: { aborted: true } | { spawnError: string },
 ): Promise<ProcessResult> {
-  const logOutcome = await log?.finish();
+  const logOutcome = await logs.log?.finish();
+  const stdoutLogOutcome = await logs.stdoutLog?.finish();
   return {
     exitCode: null,
     signal: null,
@@ -355,6 +370,7 @@ async function notStarted(
     output: output.snapshot(),
     ...('spawnError' in outcome ? { spawnError: outcome.spawnError } : {}),
     ...(logOutcome && { log: logOutcome }),
+    ...(stdoutLogOutcome && { stdoutLog: stdoutLogOutcome }),
   };
 }
 

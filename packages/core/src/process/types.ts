@@ -20,6 +20,8 @@ export interface ProcessResult {
   limitExceeded?: LimitExceeded;
   /** What went to the `log` stream, when one was given. */
   log?: LogOutcome;
+  /** What went to the `stdoutLog` stream, when one was given. */
+  stdoutLog?: LogOutcome;
 }
 
 /** What a command's log holds once the command is done. */
@@ -117,4 +119,10 @@ export interface RunProcessOptions {
    * @default no log
    */
   log?: Writable;
+  /**
+   * Receives stdout alone, at most `maxOutputBytes` of it, with the same backpressure: what an
+   * agent's usage is read from, whole, with no stderr warning in the way of its JSON.
+   * @default none
+   */
+  stdoutLog?: Writable;
 }

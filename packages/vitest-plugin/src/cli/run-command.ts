@@ -22,6 +22,7 @@ import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
 import { type LoadedSuites, notRunReport, printReport } from './run-report.js';
 import { assertRunnableSuitePath } from './suite-paths.js';
+import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
 import { UsageError } from './usage-error.js';
 import { vitestTempDirIn } from './vitest-temp-dir.js';
 
@@ -35,6 +36,14 @@ interface RunFlags {
   sandbox?: string;
   logs?: string;
   concurrency?: string;
+  agent?: string[];
+  trials?: string;
+  'pass-rule'?: string;
+  unsafe?: boolean;
+  'max-cost-usd'?: string;
+  'max-tokens'?: string;
+  markdown?: string;
+  'test-name-pattern'?: string;
 }
 
 /** `gz-bench run <suite.json>... --cmd "<template>"`: runs the suites through Vitest with the gz-bench plugin. */
@@ -49,10 +58,25 @@ export async function runCommand(args: string[]): Promise<number> {
     sandbox: { type: 'string' },
     logs: { type: 'string' },
     concurrency: { type: 'string' },
+    agent: { type: 'string', multiple: true },
+    trials: { type: 'string' },
+    'pass-rule': { type: 'string' },
+    unsafe: { type: 'boolean' },
+    'max-cost-usd': { type: 'string' },
+    'max-tokens': { type: 'string' },
+    markdown: { type: 'string' },
+    'test-name-pattern': { type: 'string', short: 't' },
   });
   if (positionals.length === 0) throw new UsageError('run needs at least one suite file');
-  if (values.cmd === undefined) throw new UsageError('--cmd is required');
-  assertValidTemplate(values.cmd);
+  const agentFlags = values.agent ?? [];
+  if (values.cmd === undefined && agentFlags.length === 0) throw new UsageError('--cmd or --agent is required');
+  if (values.cmd !== undefined && agentFlags.length > 0) {
+    throw new UsageError('--cmd and --agent do not go together: name the command as an agent, --agent NAME=TEMPLATE');
+  }
+  if (values.cmd !== undefined) assertValidTemplate(values.cmd);
+  const agents = resolveCliAgents(agentFlags);
+  const cells = cellFlags(values);
+  const testNamePattern = namePattern(values['test-name-pattern']);
   const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
   const allowEnv = values['allow-env'] ?? [];
   const badName = allowEnv.find((name) => !ENV_NAME_PATTERN.test(name));
@@ -68,9 +92,10 @@ export async function runCommand(args: string[]): Promise<number> {
   // Validate everything first: a bad suite is a usage error (exit 2), not a failed run.
   for (const given of named.values()) await assertRunnableSuitePath(given);
   const suites = await Promise.all([...named.values()].map((given) => loadSuite(given)));
+  const templates = values.cmd !== undefined ? [values.cmd] : agents.map((agent) => agent.cmd);
   for (const [index, given] of [...named.values()].entries()) {
     const loaded = suites[index];
-    if (loaded) assertPromptsFit(values.cmd, loaded.suite, given);
+    for (const cmd of templates) if (loaded) assertPromptsFit(cmd, loaded.suite, given);
   }
   const runnable = files.filter((_, index) => (suites[index]?.suite.cases.length ?? 0) > 0);
   // A temp dir that cannot hold case areas stops the run here, in one line, before Vitest writes there.
@@ -86,9 +111,13 @@ export async function runCommand(args: string[]): Promise<number> {
     progress: !json,
     onReport: (latest) => (report = latest),
     suiteFiles: runnable,
+    cells: { agents: agents.map((agent) => agent.name), trials: cells.trials },
   });
   const options: ResolvedGzBenchOptions = {
     cmd: values.cmd,
+    agents,
+    ...cells,
+    markdown: values.markdown === undefined ? false : resolve(values.markdown),
     include: runnable.map((file) => escapePath(relative(root, file).split(sep).join('/'))),
     timeout,
     keep: values.keep === true,
@@ -104,17 +133,24 @@ export async function runCommand(args: string[]): Promise<number> {
   };
 
   const outcome: VitestOutcome =
-    runnable.length > 0 ? await runVitest(root, options, reporter, json) : { failed: false };
+    runnable.length > 0 ? await runVitest(root, options, reporter, json, testNamePattern) : { failed: false };
   const loaded: LoadedSuites = { root, suites };
   // Vitest ended without a report (it never started the run): every case is one that did not run.
   const final: Report =
     report ?? notRunReport(loaded, outcome.interrupted ? 'the run was interrupted first' : undefined);
   await printReport(final, { json, write: writeOut });
   if (outcome.interrupted) return 128 + (outcome.interrupted === 'SIGINT' ? 2 : 15);
-  // Every validated case must have a result: anything less is a harness fault, never a pass.
-  const expected = suites.reduce((sum, { suite }) => sum + suite.cases.length, 0);
-  if (final.summary.total !== expected) {
-    process.stderr.write(`gz-bench: expected results for ${expected} cases, got ${final.summary.total}\n`);
+  // Every validated case must have a result, per agent and trial: anything less is a harness fault,
+  // never a pass. With -t, only the cases it picks run, and it must pick one.
+  const cases = suites.reduce((sum, { suite }) => sum + suite.cases.length, 0);
+  const expected = cases * Math.max(agents.length, 1) * cells.trials;
+  if (testNamePattern !== undefined && final.summary.total === 0 && cases > 0) {
+    process.stderr.write(`gz-bench: no case matches -t ${values['test-name-pattern']}\n`);
+    return EXIT.failed;
+  }
+  if (testNamePattern === undefined && final.summary.total !== expected) {
+    const what = expected === cases ? `${expected} cases` : `${expected} trials`;
+    process.stderr.write(`gz-bench: expected results for ${what}, got ${final.summary.total}\n`);
     return EXIT.failed;
   }
   const failed = outcome.failed || final.summary.failed > 0 || (final.errors?.length ?? 0) > 0;
@@ -143,6 +179,7 @@ async function runVitest(
   options: ResolvedGzBenchOptions,
   reporter: GzBenchReporter,
   json: boolean,
+  testNamePattern: string | undefined,
 ): Promise<VitestOutcome> {
   // Vite and Vitest keep caches under the root's node_modules; the CLI leaves the user's directory as it found it.
   const cache = await createRunCacheDir();
@@ -160,6 +197,7 @@ async function runVitest(
         watch: false,
         passWithNoTests: true,
         reporters: ['default'],
+        ...(testNamePattern !== undefined && { testNamePattern }),
       },
       { plugins: [createGzBenchPlugin(options, { reporter })], cacheDir },
       // With --json, stdout carries the report alone: Vitest's progress goes to stderr.

@@ -2,14 +2,14 @@ import { type CheckResult, notRunResult, type ReportResult, type Suite } from '@
 import type { TestCase, TestModule } from 'vitest/node';
 import type {} from '../runtime/define-suite.js';
 
-/** A suite file's latest results and the case ids it holds now. */
+/** A suite file's latest results and the cells (tests) it holds now. */
 export interface ModuleResults {
   /** Suite file relative to the Vitest root. */
   file: string;
-  /** Every case id of the module's latest collection, in suite order. */
-  caseIds: string[];
-  /** Results of the cases that ran, or should have, by case id. */
-  results: Map<string, ReportResult>;
+  /** The key (`cellKey`) of every test of the module's latest collection, in suite order. */
+  cellKeys: string[];
+  /** The rows of each cell that ran, or should have: one per trial. */
+  results: Map<string, ReportResult[]>;
   /** Why the module failed to load (an invalid suite), if it did. */
   errors: string[];
 }
@@ -17,48 +17,82 @@ export interface ModuleResults {
 /** What collecting needs besides the module. */
 export interface CollectOptions {
   isSuiteFile: (file: string) => boolean;
-  /** Why a case that Vitest left pending has no result, for its row. */
+  /** Why a trial that Vitest left pending has no result, for its row. */
   notRunReason: string;
   /** The suite as the run found it, for the checks of cases that did not run. */
   suite?: Suite | undefined;
+  /** Trials of each cell in this run. @default 1 */
+  trials?: number;
+}
+
+/** The key of one (agent, case) cell of a suite file; the agent is undefined for the run's one `cmd`. */
+export function cellKey(agentName: string | undefined, caseId: string): string {
+  return JSON.stringify([agentName ?? null, caseId]);
 }
 
 /**
  * Reads the gz-bench results of one suite module's tests from their serializable `meta()`; undefined
- * for the project's other test modules. A test that was meant to run but has no result (its worker
- * died, the run was cancelled first) gets a not-run row; a deselected one (`-t`, `file:line`) none.
+ * for the project's other test modules. A trial that was meant to run but has no result (its worker
+ * died, the run was cancelled first) gets a not-run row; a deselected test (`-t`, `file:line`) none.
  */
 export function collectModuleResults(module: TestModule, options: CollectOptions): ModuleResults | undefined {
   const tests = [...module.children.allTests()];
   const ours = options.isSuiteFile(module.moduleId) || tests.some((test) => test.meta().gzBenchSuite !== undefined);
   if (!ours) return undefined;
-  const results = new Map<string, ReportResult>();
+  const results = new Map<string, ReportResult[]>();
+  const cellKeys: string[] = [];
   for (const testCase of tests) {
-    const result = resultOf(testCase, module.relativeModuleId, options);
-    if (result) results.set(testCase.name, result);
+    const key = cellKey(cellOf(testCase).agentName, testCase.name);
+    cellKeys.push(key);
+    const rows = rowsOf(testCase, module.relativeModuleId, options);
+    if (rows) results.set(key, rows);
   }
   const errors = module.errors().map((error) => error.message);
-  return { file: module.relativeModuleId, caseIds: tests.map((test) => test.name), results, errors };
+  return { file: module.relativeModuleId, cellKeys, results, errors };
 }
 
-function resultOf(testCase: TestCase, file: string, options: CollectOptions): ReportResult | undefined {
+/** The suite and agent of a test: `describe(suite) > test`, or `describe(suite) > describe(agent) > test`. */
+function cellOf(testCase: TestCase): { suite: string; agentName: string | undefined } {
+  const parent = testCase.parent;
+  if (parent.type !== 'suite') return { suite: '', agentName: undefined };
+  if (parent.parent.type === 'suite') return { suite: parent.parent.name, agentName: parent.name };
+  return { suite: parent.name, agentName: undefined };
+}
+
+function rowsOf(testCase: TestCase, file: string, options: CollectOptions): ReportResult[] | undefined {
   const outcome = testCase.result();
-  const suite = testCase.parent.type === 'suite' ? testCase.parent.name : '';
-  const meta = testCase.meta().gzBench;
-  // A case cancelled mid-run counts as skipped in Vitest, yet it ran: its result says how far it got.
-  if (meta) return { ...meta, suite, file };
+  const { suite, agentName } = cellOf(testCase);
+  const trials = options.trials ?? 1;
+  const finished = testCase.meta().gzBenchTrials ?? [];
+  const label = (trial: number) => ({
+    ...(agentName !== undefined && { agentName }),
+    ...(trials > 1 && { trial }),
+  });
+  const missing = (): number[] =>
+    Array.from({ length: trials }, (_, offset) => offset + 1).filter(
+      (trial) => !finished.some((result) => (result.trial ?? 1) === trial),
+    );
+  const checks = options.suite?.cases.find((planned) => planned.id === testCase.name)?.checks ?? [];
+  const notRun = (trial: number): ReportResult => ({
+    ...notRunResult({ file, suite, id: testCase.name, checks }, options.notRunReason),
+    ...label(trial),
+  });
+  // A cell cancelled mid-run counts as skipped in Vitest, yet its trials ran: their results say how
+  // far they got, and the trials that never started did not run.
+  if (finished.length > 0) {
+    return [...finished.map((result) => ({ ...result, suite, file })), ...missing().map(notRun)].sort(
+      (a, b) => (a.trial ?? 1) - (b.trial ?? 1),
+    );
+  }
   // Deselected on purpose (`-t`, `file:line`): Vitest set the test's mode to skip before the run.
   if (outcome.state === 'skipped' && testCase.options.mode !== 'run') return undefined;
   // Meant to run, yet never reached: the worker died (pending) or the run was cancelled (skipped).
-  if (outcome.state === 'pending' || outcome.state === 'skipped') {
-    const checks = options.suite?.cases.find((planned) => planned.id === testCase.name)?.checks ?? [];
-    return notRunResult({ file, suite, id: testCase.name, checks }, options.notRunReason);
-  }
-  // The test ended without a case result (the runner's own timeout, or a fault before the case ran):
-  // report it as failed with Vitest's error, so nothing that ran goes missing from the report.
+  if (outcome.state === 'pending' || outcome.state === 'skipped') return missing().map(notRun);
+  // The test ended without a result (the runner's own timeout, or a fault before any trial ran):
+  // each trial's row fails with Vitest's error, so nothing that ran goes missing from the report.
   const error = outcome.errors?.[0]?.message ?? 'the case ended without a result';
   const checkResults: CheckResult[] = [];
-  return {
+  return missing().map((trial) => ({
     id: testCase.name,
     suite,
     file,
@@ -68,5 +102,6 @@ function resultOf(testCase: TestCase, file: string, options: CollectOptions): Re
     checkResults,
     error,
     failedStep: 'harness',
-  };
+    ...label(trial),
+  }));
 }

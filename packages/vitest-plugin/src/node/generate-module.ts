@@ -12,12 +12,15 @@ export interface GenerateModuleInput {
   locations: CaseLocation[];
   /** Import specifier of the worker runtime. */
   runtimeId: string;
+  /** Names of the run's agents, each a describe block of every case; none for the run's one `cmd`. */
+  agents?: readonly string[];
 }
 
 /**
- * Generates a thin module: one literal `test()` per case so that static parsers (the VS Code
- * extension, `vitest list --static-parse`) see every case. User strings only ever enter the code
- * through JSON.stringify.
+ * Generates a thin module: one literal `test()` per case — per (agent, case) under a describe block
+ * of each agent's name, when the run names agents — so that static parsers (the VS Code extension,
+ * `vitest list --static-parse`) see every test. A cell's trials run inside its one test. User
+ * strings only ever enter the code through JSON.stringify.
  */
 export function generateSuiteModule(input: GenerateModuleInput): { code: string; map: SourceMap } {
   const data: SuiteModuleData = { suite: input.suite, file: input.file, locations: input.locations };
@@ -27,17 +30,24 @@ export function generateSuiteModule(input: GenerateModuleInput): { code: string;
     `describe(${JSON.stringify(input.suite.name)}, suite.describeOptions, () => {`,
   ];
   const mappings: LineMapping[] = [{ generatedLine: 3, sourceLine: 1, sourceColumn: 0 }];
-  input.suite.cases.forEach((testCase, index) => {
-    // No Vitest timeout: it would count the wait for a slot of the run. The runtime bounds the case
-    // from the moment it has its slot (runtime/case-budget.ts).
-    lines.push(
-      `  test(${JSON.stringify(testCase.id)}, { timeout: 0 }, (context) => suite.runCase(${index}, context));`,
-    );
-    // The case's id is where people point when they mean the case (`vitest run x.bench.json:12`, IDE links).
-    const location = input.locations[index];
-    const target = location?.id ?? location;
-    if (target) mappings.push({ generatedLine: lines.length, sourceLine: target.line, sourceColumn: target.column });
-  });
+  const agents = input.agents ?? [];
+  const addCases = (indent: string, call: (index: number) => string) => {
+    input.suite.cases.forEach((testCase, index) => {
+      // No Vitest timeout: it would count the wait for a slot of the run. The runtime bounds each
+      // trial from the moment it has its slot (runtime/case-budget.ts).
+      lines.push(`${indent}test(${JSON.stringify(testCase.id)}, { timeout: 0 }, (context) => ${call(index)});`);
+      // The case's id is where people point when they mean the case (`vitest run x.bench.json:12`, IDE links).
+      const location = input.locations[index];
+      const target = location?.id ?? location;
+      if (target) mappings.push({ generatedLine: lines.length, sourceLine: target.line, sourceColumn: target.column });
+    });
+  };
+  if (agents.length === 0) addCases('  ', (index) => `suite.runCase(${index}, context)`);
+  for (const agent of agents) {
+    lines.push(`  describe(${JSON.stringify(agent)}, () => {`);
+    addCases('    ', (index) => `suite.runCell(${index}, ${JSON.stringify(agent)}, context)`);
+    lines.push('  });');
+  }
   lines.push('});', '');
   return { code: lines.join('\n'), map: lineSourceMap(input.file, input.source, mappings) };
 }

@@ -38,7 +38,11 @@ export async function planSuite(moduleId: string, root: string, selection: Selec
  * collected (its runner's `interpretTaskModes`): for a file whose worker died before collecting it.
  * Undefined when that cannot be told (test ids, which only a collected file can match).
  */
-export function selectedCases(planned: PlannedSuite, vitestVersion: string): PlannedCase[] | undefined {
+export function selectedCases(
+  planned: PlannedSuite,
+  vitestVersion: string,
+  agents: readonly string[] = [],
+): Array<{ agentName: string | undefined; planned: PlannedCase }> | undefined {
   const { suite, selection } = planned;
   if (suite === undefined) return [];
   if (selection.testIds !== undefined) return undefined;
@@ -47,12 +51,19 @@ export function selectedCases(planned: PlannedSuite, vitestVersion: string): Pla
   const lines = selection.testLines?.length ? new Set(selection.testLines) : undefined;
   // The describe block maps to line 1: naming it selects every case.
   const everyLine = lines?.has(1) === true;
-  return suite.cases
-    .filter((testCase, index) => {
-      const line = planned.idLines[index];
-      if (lines && !everyLine && (line === undefined || !lines.has(line))) return false;
-      const pattern = selection.testNamePattern;
-      return pattern === undefined || `${suite.name}${joiner}${testCase.id}`.match(pattern) !== null;
-    })
-    .map((testCase) => ({ file: planned.file, suite: suite.name, id: testCase.id, checks: testCase.checks }));
+  const agentNames = agents.length > 0 ? agents : [undefined];
+  return agentNames.flatMap((agentName) =>
+    suite.cases
+      .filter((testCase, index) => {
+        const line = planned.idLines[index];
+        if (lines && !everyLine && (line === undefined || !lines.has(line))) return false;
+        const pattern = selection.testNamePattern;
+        const fullName = [suite.name, ...(agentName === undefined ? [] : [agentName]), testCase.id].join(joiner);
+        return pattern === undefined || fullName.match(pattern) !== null;
+      })
+      .map((testCase) => ({
+        agentName,
+        planned: { file: planned.file, suite: suite.name, id: testCase.id, checks: testCase.checks },
+      })),
+  );
 }

@@ -11,7 +11,9 @@ import { generateInvalidSuiteModule, generateSuiteModule } from './generate-modu
 import { ownPackageFiles } from './own-packages.js';
 import { GZ_BENCH_REPORTER, GzBenchReporter, type GzBenchReporterOptions } from './reporter.js';
 import { OptionsError, resolveOptions } from './resolve-options.js';
+import { agentPoolKey } from '../shared/slot-protocol.js';
 import { runSlots } from './run-slots.js';
+import type { SlotLimits } from './slot-queue.js';
 import { addSweeperOnce, sweepStaleAreas } from './stale-sweeper.js';
 import { skipViteJsonFor } from './vite-json-compat.js';
 import { countSuiteFiles, sizeWorkersFor } from './worker-sizing.js';
@@ -68,6 +70,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
           source,
           locations: locateCases(source),
           runtimeId: RUNTIME_ID,
+          agents: options.agents.map((agent) => agent.name),
         });
         return { code, map, moduleType: 'js' };
       } catch (error) {
@@ -81,11 +84,16 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         if (!project.config.include.includes(glob)) project.config.include.push(glob);
       }
       // A merge run only reports: it runs no case, and needs no slots.
-      const slots = vitest.config.mergeReports ? undefined : await runSlots(vitest, options.concurrency);
+      const slots = vitest.config.mergeReports ? undefined : await runSlots(vitest, slotLimits(options));
       const suiteFiles = await countSuiteFiles(project.config.root, options.include, project.config.exclude);
       sizeWorkersFor(vitest, project, options.concurrency, suiteFiles);
       project.provide(PROVIDE_KEY, {
         cmd: options.cmd,
+        agents: options.agents,
+        trials: options.trials,
+        passRule: options.passRule,
+        maxCostUsd: options.maxCostUsd,
+        maxTokens: options.maxTokens,
         timeout: options.timeout,
         keep: options.keep,
         concurrency: options.concurrency,
@@ -138,8 +146,22 @@ function prepareRun(vitest: Vitest, options: ResolvedGzBenchOptions): Promise<vo
   return prepared;
 }
 
+/** The run's limit, and each agent's own where it sets one (providers rate-limit). */
+function slotLimits(options: ResolvedGzBenchOptions): SlotLimits {
+  const keys = Object.fromEntries(
+    options.agents.flatMap((agent) =>
+      agent.concurrency === undefined ? [] : [[agentPoolKey(agent.name), agent.concurrency] as const],
+    ),
+  );
+  return { total: options.concurrency, keys };
+}
+
 function reporterOptions(options: ResolvedGzBenchOptions): GzBenchReporterOptions {
-  return { report: options.report, table: options.table };
+  return {
+    report: options.report,
+    table: options.table,
+    cells: { agents: options.agents.map((agent) => agent.name), trials: options.trials },
+  };
 }
 
 // configureVitest runs once per project; the run needs one reporter, which learns every project's suites.

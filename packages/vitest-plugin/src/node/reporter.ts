@@ -18,7 +18,7 @@ import type {
   TestSpecification,
   Vitest,
 } from 'vitest/node';
-import { collectModuleResults, type ModuleResults } from './collect-results.js';
+import { cellKey, collectModuleResults, type ModuleResults } from './collect-results.js';
 import { notRunReason, type RunEnd } from './not-run-reason.js';
 import { packageVersion } from './package-version.js';
 import { type PlannedSuite, planSuite, selectedCases } from './planned-suites.js';
@@ -38,6 +38,8 @@ export interface GzBenchReporterOptions {
    * those it never ran are rows that did not run. The CLI names all the files it was given.
    */
   suiteFiles?: readonly string[];
+  /** The names of the run's agents (none for the one `cmd`) and the trials of each cell. */
+  cells?: { agents: readonly string[]; trials: number };
 }
 
 /** Tells suite files from other test files; the plugin that serves them sets it. */
@@ -94,16 +96,17 @@ export class GzBenchReporter implements Reporter {
   }
 
   onTestCaseResult(testCase: TestCase): void {
-    const result = testCase.meta().gzBench;
-    if (!result || !this.vitest) return;
-    const suite = testCase.parent.type === 'suite' ? testCase.parent.name : '';
+    const results = testCase.meta().gzBenchTrials;
+    const suite = testCase.meta().gzBenchSuite;
+    if (!results || suite === undefined || !this.vitest) return;
     const file = testCase.module.relativeModuleId;
     this.suiteNames.set(file, suite);
     // Vitest's live display shows running tests on a terminal; in CI logs, where it prints whole files
-    // only, a line per finished case shows progress through long agent runs.
+    // only, a line per finished trial shows progress through long agent runs.
     if (!(this.options.progress ?? this.options.table) || process.stdout.isTTY) return;
-    const line = renderProgressLine({ ...result, suite, file }, { file: this.nameCollides(file, suite) });
-    this.vitest.logger.log(line);
+    for (const result of results) {
+      this.vitest.logger.log(renderProgressLine({ ...result, suite, file }, { file: this.nameCollides(file, suite) }));
+    }
   }
 
   async onTestRunEnd(
@@ -126,10 +129,11 @@ export class GzBenchReporter implements Reporter {
           module.errors().map((error) => error.message),
         ),
         suite: plan?.suite,
+        trials: this.cells.trials,
       });
       if (!results) continue;
       // A module with no tests whose suite is valid was never collected: its worker died first.
-      if (results.caseIds.length > 0 || plan?.suite === undefined) {
+      if (results.cellKeys.length > 0 || plan?.suite === undefined) {
         collected.add(module.moduleId);
         this.remember(results);
       }
@@ -137,7 +141,7 @@ export class GzBenchReporter implements Reporter {
     for (const plan of planned.values()) {
       if (collected.has(plan.moduleId) || plan.suite === undefined) continue;
       const module = testModules.find((candidate) => candidate.moduleId === plan.moduleId);
-      this.remember(notCollected(plan, end, module, vitest.version));
+      this.remember(notCollected(plan, end, module, vitest.version, this.cells));
     }
     this.planning = Promise.resolve(new Map());
 
@@ -158,6 +162,10 @@ export class GzBenchReporter implements Reporter {
     }
   }
 
+  private get cells(): { agents: readonly string[]; trials: number } {
+    return this.options.cells ?? { agents: [], trials: 1 };
+  }
+
   private isShard(vitest: Vitest): boolean {
     return Boolean(vitest.config.shard && !vitest.config.mergeReports);
   }
@@ -175,16 +183,16 @@ export class GzBenchReporter implements Reporter {
   private remember(latest: ModuleResults): void {
     const previous = this.modules.get(latest.file);
     // In watch mode a re-run may skip cases (`-t`): they keep their last result, unless the suite no longer has them.
-    const results = new Map<string, ReportResult>();
-    for (const id of latest.caseIds) {
-      const result = latest.results.get(id) ?? previous?.results.get(id);
-      if (result) results.set(id, result);
+    const results = new Map<string, ReportResult[]>();
+    for (const key of latest.cellKeys) {
+      const rows = latest.results.get(key) ?? previous?.results.get(key);
+      if (rows) results.set(key, rows);
     }
     this.modules.set(latest.file, { ...latest, results });
   }
 
   private rows(): ReportResult[] {
-    return [...this.modules.values()].flatMap((m) => m.caseIds.flatMap((id) => m.results.get(id) ?? []));
+    return [...this.modules.values()].flatMap((m) => m.cellKeys.flatMap((key) => m.results.get(key) ?? []));
   }
 }
 
@@ -194,14 +202,24 @@ function notCollected(
   end: RunEnd,
   module: TestModule | undefined,
   vitestVersion: string,
+  cells: { agents: readonly string[]; trials: number },
 ): ModuleResults {
   const suite = plan.suite;
   const moduleErrors = module?.errors().map((error) => error.message) ?? [];
   const reason = notRunReason(end, moduleErrors);
-  const results = new Map<string, ReportResult>();
-  for (const planned of selectedCases(plan, vitestVersion) ?? [])
-    results.set(planned.id, notRunResult(planned, reason));
-  return { file: plan.file, caseIds: suite?.cases.map((c) => c.id) ?? [], results, errors: moduleErrors };
+  const results = new Map<string, ReportResult[]>();
+  const trials = Array.from({ length: cells.trials }, (_, offset) => offset + 1);
+  for (const { agentName, planned } of selectedCases(plan, vitestVersion, cells.agents) ?? []) {
+    const rows = trials.map((trial) => ({
+      ...notRunResult(planned, reason),
+      ...(agentName !== undefined && { agentName }),
+      ...(cells.trials > 1 && { trial }),
+    }));
+    results.set(cellKey(agentName, planned.id), rows);
+  }
+  const agentNames = cells.agents.length > 0 ? cells.agents : [undefined];
+  const cellKeys = agentNames.flatMap((agent) => suite?.cases.map((c) => cellKey(agent, c.id)) ?? []);
+  return { file: plan.file, cellKeys, results, errors: moduleErrors };
 }
 
 function useColor(): boolean {

@@ -6,19 +6,11 @@ import {
   type SandboxMode,
   TemplateError,
 } from '@gz-bench/core';
-import type { GzBenchOptions, ResolvedGzBenchOptions } from '../shared/options.js';
+import type { GzBenchOptions, PassRule, ResolvedGzBenchOptions } from '../shared/options.js';
+import { OptionsError } from './options-error.js';
+import { resolveAgents } from './resolve-agents.js';
 
-/** Raised for an option or `GZ_BENCH_*` variable that cannot be used; its message says which and why. */
-export class OptionsError extends Error {
-  readonly code = 'GZ_BENCH_INVALID_OPTION';
-  override name = 'OptionsError';
-
-  constructor(message: string) {
-    super(message);
-    // Vitest prints a startup error's stack: the user needs the message, which names the option, not our frames.
-    this.stack = `${this.name}: ${message}`;
-  }
-}
+export { OptionsError } from './options-error.js';
 
 /**
  * Cases in flight at once unless told otherwise: agents mostly wait on a remote model, so a few at
@@ -26,8 +18,17 @@ export class OptionsError extends Error {
  */
 export const DEFAULT_CONCURRENCY = 4;
 
-const DEFAULTS: ResolvedGzBenchOptions = {
+/** Trials beyond this are a typo, not a benchmark: each is a whole run of an agent. */
+const MAX_TRIALS = 1000;
+
+const DEFAULTS: Omit<ResolvedGzBenchOptions, 'agents'> = {
   cmd: undefined,
+  trials: 1,
+  passRule: 'majority',
+  unsafe: false,
+  maxCostUsd: undefined,
+  maxTokens: undefined,
+  markdown: '.gz-bench/scoreboard.md',
   include: ['**/*.bench.json'],
   timeout: undefined,
   keep: false,
@@ -46,7 +47,8 @@ export function resolveOptions(
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedGzBenchOptions {
   const fromEnv = optionsFromEnv(env);
-  const merged = { ...DEFAULTS, ...withoutUndefined(options), ...fromEnv };
+  const { agents: agentOptions, agentFilter, ...rest } = { ...withoutUndefined(options), ...fromEnv };
+  const merged = { ...DEFAULTS, ...rest };
   const include = typeof merged.include === 'string' ? [merged.include] : [...merged.include];
   if (include.length === 0 || include.some((glob) => glob.trim() === '')) {
     throw new OptionsError('gz-bench option "include" must name at least one non-empty glob');
@@ -57,6 +59,15 @@ export function resolveOptions(
   if (merged.cmd !== undefined) assertValidCmd(merged.cmd);
   if (merged.timeout !== undefined) positiveNumber('timeout', merged.timeout);
   positiveInteger('concurrency', merged.concurrency);
+  positiveInteger('trials', merged.trials);
+  if (merged.trials > MAX_TRIALS) {
+    throw new OptionsError(`gz-bench option "trials" must be at most ${MAX_TRIALS}, got ${merged.trials}`);
+  }
+  assertPassRule(merged.passRule);
+  if (merged.maxCostUsd !== undefined) positiveAmount('maxCostUsd', merged.maxCostUsd);
+  if (merged.maxTokens !== undefined) positiveInteger('maxTokens', merged.maxTokens);
+  if (merged.markdown === '') throw new OptionsError('gz-bench option "markdown" must be a path or false');
+  const agents = resolveAgents(agentOptions, agentFilter, merged.cmd);
   if (merged.report === '') throw new OptionsError('gz-bench option "report" must be a path or false');
   if (merged.logs !== false && (typeof merged.logs !== 'string' || merged.logs.trim() === '')) {
     throw new OptionsError('gz-bench option "logs" must be a directory or false');
@@ -69,7 +80,7 @@ export function resolveOptions(
   if (!isSandboxMode(merged.sandbox)) {
     throw new OptionsError(`gz-bench option "sandbox" must be auto, bwrap or none, got "${String(merged.sandbox)}"`);
   }
-  return { ...merged, include, allowEnv };
+  return { ...merged, agents, include, allowEnv };
 }
 
 function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
@@ -78,6 +89,20 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
     const raw = env[name];
     return raw === undefined || raw === '' ? undefined : raw;
   };
+  const agents = value('GZ_BENCH_AGENTS');
+  if (agents !== undefined) options.agentFilter = splitList(agents);
+  const trials = value('GZ_BENCH_TRIALS');
+  if (trials !== undefined) options.trials = parseNumber('GZ_BENCH_TRIALS', trials);
+  const passRule = value('GZ_BENCH_PASS_RULE');
+  if (passRule !== undefined) options.passRule = parsePassRule('GZ_BENCH_PASS_RULE', passRule);
+  const unsafe = value('GZ_BENCH_UNSAFE');
+  if (unsafe !== undefined) options.unsafe = parseBoolean('GZ_BENCH_UNSAFE', unsafe);
+  const maxCost = value('GZ_BENCH_MAX_COST_USD');
+  if (maxCost !== undefined) options.maxCostUsd = parseNumber('GZ_BENCH_MAX_COST_USD', maxCost);
+  const maxTokens = value('GZ_BENCH_MAX_TOKENS');
+  if (maxTokens !== undefined) options.maxTokens = parseNumber('GZ_BENCH_MAX_TOKENS', maxTokens);
+  const markdown = value('GZ_BENCH_MARKDOWN');
+  if (markdown !== undefined) options.markdown = /^(false|0|off|no)$/i.test(markdown) ? false : markdown;
   const cmd = value('GZ_BENCH_CMD');
   if (cmd !== undefined) options.cmd = cmd;
   const include = value('GZ_BENCH_INCLUDE');
@@ -105,6 +130,39 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   const sandbox = value('GZ_BENCH_SANDBOX');
   if (sandbox !== undefined) options.sandbox = sandbox as SandboxMode;
   return options;
+}
+
+function splitList(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** A pass rule as people write it: `majority`, `all`, `any`, a share (`0.6`) or a percentage (`60%`). */
+export function parsePassRule(name: string, raw: string): PassRule {
+  const text = raw.trim().toLowerCase();
+  if (text === 'majority' || text === 'all' || text === 'any') return text;
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(text);
+  const share = percent ? Number(percent[1]) / 100 : /^\d*\.?\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (share > 0 && share <= 1) return share;
+  throw new OptionsError(
+    `${name} must be majority, all, any, or the share of trials that must pass (0.6 or 60%), got "${raw}"`,
+  );
+}
+
+function assertPassRule(rule: unknown): void {
+  if (rule === 'majority' || rule === 'all' || rule === 'any') return;
+  if (typeof rule === 'number' && rule > 0 && rule <= 1) return;
+  throw new OptionsError(
+    `gz-bench option "passRule" must be 'majority', 'all', 'any' or a share of trials above 0 and up to 1, got ${JSON.stringify(rule)}`,
+  );
+}
+
+function positiveAmount(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new OptionsError(`gz-bench option "${name}" must be a positive number, got ${String(value)}`);
+  }
 }
 
 function withoutUndefined<T extends object>(options: T): Partial<T> {

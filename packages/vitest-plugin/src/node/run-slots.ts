@@ -26,22 +26,22 @@ export interface OpenedSlots {
   close(): Promise<void>;
 }
 
-const slotsOfRun = new WeakMap<Vitest, { concurrency: number; opened: Promise<OpenedSlots> }>();
+const slotsOfRun = new WeakMap<Vitest, { limits: SlotLimits; opened: Promise<OpenedSlots> }>();
 
 /**
  * The slot server of this Vitest run, started on first use and stopped when Vitest closes: one limit
  * for every project, suite file and worker of the run. Resolves to what the workers need to reach it.
  */
-export async function runSlots(vitest: Vitest, concurrency: number): Promise<SlotAddress> {
+export async function runSlots(vitest: Vitest, limits: SlotLimits): Promise<SlotAddress> {
   let started = slotsOfRun.get(vitest);
   if (!started) {
-    const opened = openSlots({ total: concurrency });
-    started = { concurrency, opened };
+    const opened = openSlots(limits);
+    started = { limits, opened };
     slotsOfRun.set(vitest, started);
     vitest.onClose(async () => (await opened.catch(() => undefined))?.close());
-  } else if (started.concurrency !== concurrency) {
+  } else if (started.limits.total !== limits.total) {
     vitest.logger.warn(
-      `gz-bench: projects of this run set concurrency ${started.concurrency} and ${concurrency}; the run keeps one limit, ${started.concurrency}`,
+      `gz-bench: projects of this run set concurrency ${started.limits.total} and ${limits.total}; the run keeps one limit, ${started.limits.total}`,
     );
   }
   return (await started.opened).address;

@@ -1,28 +1,29 @@
-import { dirname } from 'node:path';
 import {
+  type AgentDefinition,
+  type Case,
   type CaseLocation,
-  type CaseResult,
-  caseBudgetMs,
-  caseLogLocation,
   type ResolvedSandbox,
   resolveSandbox,
-  runCase,
   type Suite,
-  withSuiteSettings,
 } from '@gz-bench/core/run';
 import { inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
 import { attemptController } from './attempt-controller.js';
-import { CaseBudgetError, runWithinBudget } from './case-budget.js';
+import { cellVerdict } from './cell-verdict.js';
 import { dieWithVitestMain } from './die-with-main.js';
-import { acquireSlot } from './slot-client.js';
+import { runTrial, SETTLE_TIMEOUT_MS, type TrialResult } from './run-trial.js';
 
 declare module 'vitest' {
   interface TaskMeta {
-    /** The case's result, read by the gz-bench reporter; it survives blob shards and --merge-reports. */
-    gzBench?: CaseResult;
+    /**
+     * The results of the cell's trials that ended, in trial order, read by the gz-bench reporter;
+     * they survive blob shards and --merge-reports.
+     */
+    gzBenchTrials?: TrialResult[];
     /** Set when a gz-bench case starts, so the reporter tells its tests from the project's other tests. */
     gzBenchSuite?: string;
+    /** The agent of the cell, when the run names agents. */
+    gzBenchAgent?: string;
   }
 }
 
@@ -35,104 +36,110 @@ export interface SuiteModuleData {
   locations: CaseLocation[];
 }
 
-/** What a generated suite module calls: options for its describe block and the body of each case's test. */
+/** What a generated suite module calls: options for its describe block and the body of each cell's test. */
 export interface DefinedSuite {
   describeOptions: { concurrent: true } | { sequential: true };
+  /** The test of a case run by the run's one `cmd`. */
   runCase(index: number, context: TestContext): Promise<void>;
+  /** The test of a case run by the named agent `agent` of the run. */
+  runCell(index: number, agent: string, context: TestContext): Promise<void>;
 }
-
-// How long a cancelled case may take to end its processes and remove its workspace before Vitest moves on.
-const SETTLE_TIMEOUT_MS = 30_000;
 
 /** Binds a suite's data to the run options provided by the plugin. */
 export function defineSuite(data: SuiteModuleData): DefinedSuite {
   const options = inject(PROVIDE_KEY) as WorkerOptions | undefined;
+  const describeOptions = options?.concurrency === 1 ? { sequential: true as const } : { concurrent: true as const };
+
+  const run = async (index: number, agentName: string | undefined, context: TestContext): Promise<void> => {
+    const testCase = data.suite.cases[index];
+    if (!testCase) throw new Error(`gz-bench: suite "${data.suite.name}" has no case ${index}`);
+    context.task.meta.gzBenchSuite = data.suite.name;
+    if (agentName !== undefined) context.task.meta.gzBenchAgent = agentName;
+    const agent = agentName === undefined ? undefined : findAgent(options, agentName);
+    const cmd = agent?.cmd ?? options?.cmd;
+    if (!cmd) {
+      const missing =
+        agentName === undefined
+          ? 'no agent command: set `cmd` in gzBench({ cmd }) or the GZ_BENCH_CMD environment variable'
+          : `no agent "${agentName}" in this run: it is not among the plugin's agents (or GZ_BENCH_AGENTS left it out)`;
+      throw caseFailure(missing, data, index);
+    }
+    if (options?.slots === undefined) {
+      throw caseFailure(
+        'the gz-bench plugin did not set up this run: add gzBench() to the plugins of its Vitest config',
+        data,
+        index,
+      );
+    }
+    const { slots } = options;
+    dieWithVitestMain();
+    const sandbox = await workerSandbox(options);
+    const trials = options.trials ?? 1;
+    const { controller, release } = attemptController(context.signal);
+    const finished: TrialResult[] = [];
+    context.task.meta.gzBenchTrials = finished;
+    const plan = { suite: data.suite, file: data.file, testCase, agent, cmd, trials, options, slots, sandbox };
+    // Every trial of the cell at once: the run's slots decide how many of them, and of all the other
+    // cells, actually run.
+    const all = Promise.allSettled(
+      Array.from({ length: trials }, async (_, offset) => {
+        const result = await runTrial({ ...plan, trial: offset + 1 }, controller.signal);
+        finished.push(result);
+        finished.sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0));
+        return result;
+      }),
+    );
+    void all.then(release, release);
+    // A cancelled run (Ctrl-C, bail) stops waiting for a test's body at once, while its trials still
+    // end their processes and remove their workspaces. The test's own finishing hook waits for that,
+    // so the worker is not torn down halfway through and the results are in the test's meta before
+    // Vitest reports the test.
+    context.onTestFinished(async () => {
+      await all;
+    }, SETTLE_TIMEOUT_MS);
+    const settled = await all;
+    const faults = settled.flatMap((outcome, offset) => (outcome.status === 'rejected' ? [{ offset, outcome }] : []));
+    // A trial the harness could not run is a row of its own, its fault said; one that never started
+    // because the run was cancelled has none: the report lists it as not run.
+    if (!controller.signal.aborted) {
+      for (const { offset, outcome } of faults) {
+        finished.push(harnessFault(testCase, outcome.reason, { agentName, trial: offset + 1, trials }));
+      }
+      finished.sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0));
+    }
+    if (finished.length === 0 && faults[0] !== undefined) throw faults[0].outcome.reason;
+    const verdict = cellVerdict(finished, trials, options.passRule ?? 'majority');
+    if (!verdict.passed) throw caseFailure(verdict.message, data, index);
+  };
 
   return {
-    // Any case may run beside any other, of this file or another: the run's slots decide how many do.
-    // One at a time, a file's cases run in order, as plain tests do: a case asks for the slot only
-    // once the one before it is over, so that --bail stops the run before the next one starts.
-    describeOptions: options?.concurrency === 1 ? { sequential: true } : { concurrent: true },
-    async runCase(index, context) {
-      const testCase = data.suite.cases[index];
-      if (!testCase) throw new Error(`gz-bench: suite "${data.suite.name}" has no case ${index}`);
-      context.task.meta.gzBenchSuite = data.suite.name;
-      if (!options?.cmd) {
-        throw caseFailure(
-          'no agent command: set `cmd` in gzBench({ cmd }) or the GZ_BENCH_CMD environment variable',
-          data,
-          index,
-        );
-      }
-      if (options.slots === undefined) {
-        throw caseFailure(
-          'the gz-bench plugin did not set up this run: add gzBench() to the plugins of its Vitest config',
-          data,
-          index,
-        );
-      }
-      const { cmd, slots } = options;
-      dieWithVitestMain();
-      const sandbox = await workerSandbox(options);
-      const { controller, release } = attemptController(context.signal);
-      const budgetMs = caseBudgetMs(testCase, options.timeout);
-      const run = (async () => {
-        // The slot comes first: a case waiting for one has no area and no process yet, and a run
-        // cancelled meanwhile leaves it not run.
-        const slot = await acquireSlot(slots.path, { token: slots.token, signal: controller.signal });
-        try {
-          controller.signal.throwIfAborted();
-          const { value, exceeded } = await runWithinBudget(budgetMs, SETTLE_TIMEOUT_MS, controller, () =>
-            runCase(withSuiteSettings(data.suite, testCase), {
-              cmd,
-              keep: options.keep,
-              signal: controller.signal,
-              suiteDir: dirname(data.file),
-              allowEnv: options.allowEnv,
-              allowSecrets: options.allowSecrets,
-              sandbox,
-              ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
-              ...(options.logs && {
-                logs: caseLogLocation({
-                  logsDir: options.logs.dir,
-                  root: options.logs.root,
-                  suiteFile: data.file,
-                  caseId: testCase.id,
-                }),
-              }),
-            }),
-          );
-          const result = exceeded ? overBudget(value, budgetMs) : value;
-          context.task.meta.gzBench = result;
-          return result;
-        } finally {
-          // Only now: runCase resolves once the case's processes are dead and its area is gone.
-          slot.release();
-        }
-      })();
-      void run.then(release, release);
-      // A cancelled run (Ctrl-C, bail) stops waiting for a test's body at once, while its case still
-      // ends its processes and removes its workspace. The test's own finishing hook waits for that, so
-      // the worker is not torn down halfway through and the case's result is in the test's meta before
-      // Vitest reports the test.
-      context.onTestFinished(async () => {
-        await run.catch(() => {});
-      }, SETTLE_TIMEOUT_MS);
-      const result = await run;
-      if (!result.passed) throw caseFailure(result.error ?? 'case failed', data, index);
-    },
+    describeOptions,
+    runCase: (index, context) => run(index, undefined, context),
+    runCell: (index, agent, context) => run(index, agent, context),
   };
 }
 
-/** A case stopped at its budget fails with that, not with the interruption its commands saw. */
-function overBudget(result: CaseResult, budgetMs: number): CaseResult {
+/** The row of a trial that the harness could not run at all (its slot refused, a fault in runCase). */
+function harnessFault(
+  testCase: Case,
+  reason: unknown,
+  where: { agentName: string | undefined; trial: number; trials: number },
+): TrialResult {
   return {
-    ...result,
+    id: testCase.id,
     passed: false,
-    outcome: 'timedOut',
-    error: new CaseBudgetError(budgetMs).message,
+    outcome: 'harnessError',
+    durationMs: 0,
+    checkResults: testCase.checks.map((check) => ({ ...check, passed: false, skipped: true })),
+    error: reason instanceof Error ? reason.message : String(reason),
     failedStep: 'harness',
+    ...(where.agentName !== undefined && { agentName: where.agentName }),
+    ...(where.trials > 1 && { trial: where.trial }),
   };
+}
+
+function findAgent(options: WorkerOptions | undefined, name: string): AgentDefinition | undefined {
+  return options?.agents?.find((agent) => agent.name === name);
 }
 
 let sandboxOfWorker: Promise<ResolvedSandbox> | undefined;

@@ -1,4 +1,16 @@
-import type { SandboxMode } from '@gz-bench/core';
+import type { AgentDefinition, SandboxMode } from '@gz-bench/core';
+
+/**
+ * An agent of the run: a command template (as `cmd`), or a definition — a preset's
+ * (`preset('claude-code', { model: 'opus' })`) or your own — whose name is its key in `agents`.
+ */
+export type AgentOption = string | (Omit<AgentDefinition, 'name'> & { name?: string });
+
+/**
+ * When the test of an (agent, case) cell passes, from its trials: `majority` (more than half
+ * passed), `all`, `any`, or the share of trials that must pass, from 0 to 1.
+ */
+export type PassRule = 'majority' | 'all' | 'any' | number;
 
 /** Options of the gz-bench Vitest plugin. Every field is optional; `GZ_BENCH_*` variables override them. */
 export interface GzBenchOptions {
@@ -7,6 +19,37 @@ export interface GzBenchOptions {
    * the case prompt and `{{dir}}` the absolute workspace path. Overridden by `GZ_BENCH_CMD`.
    */
   cmd?: string;
+  /**
+   * Several named agents instead of the one `cmd`: each runs every case (and each trial), as tests
+   * under a describe block of its name, and the report compares them.
+   * @example agents: { opus: preset('claude-code', { model: 'opus' }), mine: 'my-agent "{{prompt}}"' }
+   */
+  agents?: Record<string, AgentOption>;
+  /**
+   * Run only these agents of `agents`: names, or globs such as `claude-*`. Overridden by
+   * `GZ_BENCH_AGENTS` (comma-separated). @default every agent
+   */
+  agentFilter?: string[];
+  /** Runs of each (agent, case), each in a fresh workspace. Overridden by `GZ_BENCH_TRIALS`. @default 1 */
+  trials?: number;
+  /** When a cell of several trials passes (see `PassRule`). Overridden by `GZ_BENCH_PASS_RULE`. @default 'majority' */
+  passRule?: PassRule;
+  /**
+   * Let agents run whose command turns off their own approval prompts
+   * (`--dangerously-skip-permissions`, `--yolo`, …); without it the run stops before anything starts.
+   * Overridden by `GZ_BENCH_UNSAFE`. @default false
+   */
+  unsafe?: boolean;
+  /** Ends a trial whose agent reports more cost than this, in US dollars (`overBudget`). Overridden by `GZ_BENCH_MAX_COST_USD`. */
+  maxCostUsd?: number;
+  /** Ends a trial whose agent reports more tokens (input and output) than this (`overBudget`). Overridden by `GZ_BENCH_MAX_TOKENS`. */
+  maxTokens?: number;
+  /**
+   * Path of the Markdown scoreboard, relative to the Vitest root (also appended to
+   * `$GITHUB_STEP_SUMMARY` when that is set); `false` writes none. Overridden by `GZ_BENCH_MARKDOWN`.
+   * @default '.gz-bench/scoreboard.md'
+   */
+  markdown?: string | false;
   /** Globs of suite files, relative to the Vitest root. Overridden by `GZ_BENCH_INCLUDE` (comma-separated). @default ['**\/*.bench.json'] */
   include?: string | string[];
   /** Seconds that bound every command of every case, instead of each case's `timeoutSec`. Overridden by `GZ_BENCH_TIMEOUT`. */
@@ -46,6 +89,14 @@ export interface GzBenchOptions {
 /** Plugin options with every default applied and every override resolved. */
 export interface ResolvedGzBenchOptions {
   cmd: string | undefined;
+  /** The agents that run, in the order given, filtered; empty when the run has the one `cmd`. */
+  agents: AgentDefinition[];
+  trials: number;
+  passRule: PassRule;
+  unsafe: boolean;
+  maxCostUsd: number | undefined;
+  maxTokens: number | undefined;
+  markdown: string | false;
   include: string[];
   timeout: number | undefined;
   keep: boolean;
@@ -61,7 +112,18 @@ export interface ResolvedGzBenchOptions {
 /** What the workers need of the options; it crosses to them through Vitest's `provide`. */
 export type WorkerOptions = Pick<
   ResolvedGzBenchOptions,
-  'cmd' | 'timeout' | 'keep' | 'concurrency' | 'allowEnv' | 'allowSecrets' | 'sandbox'
+  | 'cmd'
+  | 'agents'
+  | 'trials'
+  | 'passRule'
+  | 'maxCostUsd'
+  | 'maxTokens'
+  | 'timeout'
+  | 'keep'
+  | 'concurrency'
+  | 'allowEnv'
+  | 'allowSecrets'
+  | 'sandbox'
 > & {
   /** Where the logs go: the absolute logs directory and the Vitest root the report names paths from; or none. */
   logs: { dir: string; root: string } | false;

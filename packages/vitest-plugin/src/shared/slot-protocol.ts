@@ -53,3 +53,8 @@ export function parseSlotRequest(line: string): { token: string | undefined; key
   }
   return { token, keys: [...new Set(keys as string[])] };
 }
+
+/** The slot pool of one agent, whose limit is the agent's `concurrency`. */
+export function agentPoolKey(name: string): string {
+  return `agent:${name}`;
+}

@@ -1,0 +1,91 @@
+import type { AgentDefinition } from '@gz-bench/core';
+import { OptionsError } from '../node/options-error.js';
+import { resolveAgents } from '../node/resolve-agents.js';
+import { parsePassRule } from '../node/resolve-options.js';
+import type { AgentOption, PassRule } from '../shared/options.js';
+import { UsageError } from './usage-error.js';
+
+/** The flags of `run` that shape each (agent, case) cell: its trials, its rule, its budgets. */
+export interface CellFlags {
+  trials: number;
+  passRule: PassRule;
+  unsafe: boolean;
+  maxCostUsd: number | undefined;
+  maxTokens: number | undefined;
+}
+
+/** Reads `--trials`, `--pass-rule`, `--unsafe`, `--max-cost-usd` and `--max-tokens`. */
+export function cellFlags(values: {
+  trials?: string;
+  'pass-rule'?: string;
+  unsafe?: boolean;
+  'max-cost-usd'?: string;
+  'max-tokens'?: string;
+}): CellFlags {
+  return {
+    trials: values.trials === undefined ? 1 : positiveInteger('--trials', values.trials, 1000),
+    passRule: values['pass-rule'] === undefined ? 'majority' : usage(() => parsePassRule('--pass-rule', values['pass-rule'] as string)),
+    unsafe: values.unsafe === true,
+    maxCostUsd: values['max-cost-usd'] === undefined ? undefined : positiveAmount('--max-cost-usd', values['max-cost-usd']),
+    maxTokens:
+      values['max-tokens'] === undefined
+        ? undefined
+        : positiveInteger('--max-tokens', values['max-tokens'], Number.MAX_SAFE_INTEGER),
+  };
+}
+
+/**
+ * The agents of `--agent` flags, in order: `NAME=TEMPLATE` names a command of your own. Names must
+ * differ.
+ */
+export function resolveCliAgents(flags: readonly string[]): AgentDefinition[] {
+  const agents: Record<string, AgentOption> = {};
+  for (const flag of flags) {
+    const equals = flag.indexOf('=');
+    if (equals <= 0 || equals === flag.length - 1) {
+      throw new UsageError(`--agent needs NAME=TEMPLATE, got "${flag}"`);
+    }
+    const name = flag.slice(0, equals);
+    if (name in agents) throw new UsageError(`--agent "${name}" was given twice: each agent needs a name of its own`);
+    agents[name] = flag.slice(equals + 1);
+  }
+  if (flags.length === 0) return [];
+  return usage(() => resolveAgents(agents, undefined, undefined));
+}
+
+/** `-t`'s pattern, checked as a regular expression the way Vitest will read it. */
+export function namePattern(pattern: string | undefined): string | undefined {
+  if (pattern === undefined) return undefined;
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    throw new UsageError(`-t needs a regular expression: ${(error as Error).message}`);
+  }
+  return pattern;
+}
+
+/** Runs `read`, turning an option's error into a usage error with the same message. */
+function usage<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof OptionsError) throw new UsageError(error.message.replace(/^gz-bench /, ''));
+    throw error;
+  }
+}
+
+function positiveInteger(flag: string, raw: string, max: number): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new UsageError(`${flag} must be a positive integer${max < 1e6 ? ` up to ${max}` : ''}, got "${raw}"`);
+  }
+  return value;
+}
+
+function positiveAmount(flag: string, raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0) {
+    throw new UsageError(`${flag} must be a positive number, got "${raw}"`);
+  }
+  return value;
+}

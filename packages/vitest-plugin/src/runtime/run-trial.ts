@@ -1,0 +1,112 @@
+import { dirname } from 'node:path';
+import {
+  type AgentDefinition,
+  type Case,
+  type CaseResult,
+  caseBudgetMs,
+  caseLogLocation,
+  type ResolvedSandbox,
+  runCase,
+  type Suite,
+  withSuiteSettings,
+} from '@gz-bench/core/run';
+import type { SlotAddress, WorkerOptions } from '../shared/options.js';
+import { CaseBudgetError, runWithinBudget } from './case-budget.js';
+import { agentPoolKey } from '../shared/slot-protocol.js';
+import { acquireSlot } from './slot-client.js';
+
+// How long a cancelled case may take to end its processes and remove its workspace before Vitest moves on.
+export const SETTLE_TIMEOUT_MS = 30_000;
+
+/** One run of one case by one agent, as a report row needs it. */
+export type TrialResult = CaseResult & { agentName?: string; trial?: number };
+
+/** What a trial runs, and where. */
+export interface TrialPlan {
+  suite: Suite;
+  /** Absolute path of the suite file. */
+  file: string;
+  testCase: Case;
+  /** A named agent of the run, or undefined for the run's one `cmd`. */
+  agent: AgentDefinition | undefined;
+  /** The agent command template. */
+  cmd: string;
+  /** Which trial, from 1; `trials` says how many the cell has. */
+  trial: number;
+  trials: number;
+  options: WorkerOptions;
+  slots: SlotAddress;
+  sandbox: ResolvedSandbox;
+}
+
+/**
+ * Takes a slot of the run (and of the agent's own pool), then runs the case once within its budget.
+ * Rejects when the trial was cancelled before it started, or the harness could not run it at all.
+ */
+export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<TrialResult> {
+  const { testCase, options } = plan;
+  const label = {
+    ...(plan.agent && { agentName: plan.agent.name }),
+    ...(plan.trials > 1 && { trial: plan.trial }),
+  };
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    // The slot comes first: a trial waiting for one has no area and no process yet, and a run
+    // cancelled meanwhile leaves it not run.
+    const slot = await acquireSlot(plan.slots.path, {
+      token: plan.slots.token,
+      signal: controller.signal,
+      ...(plan.agent?.concurrency !== undefined && { keys: [agentPoolKey(plan.agent.name)] }),
+    });
+    try {
+      controller.signal.throwIfAborted();
+      const budgetMs = caseBudgetMs(testCase, options.timeout);
+      const { value, exceeded } = await runWithinBudget(budgetMs, SETTLE_TIMEOUT_MS, controller, () =>
+        runCase(withSuiteSettings(plan.suite, testCase), {
+          cmd: plan.cmd,
+          keep: options.keep,
+          signal: controller.signal,
+          suiteDir: dirname(plan.file),
+          allowEnv: options.allowEnv,
+          allowSecrets: options.allowSecrets,
+          sandbox: plan.sandbox,
+          ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
+          ...(options.logs && {
+            logs: caseLogLocation({
+              logsDir: options.logs.dir,
+              root: options.logs.root,
+              suiteFile: plan.file,
+              caseId: testCase.id,
+              run: runSegments(plan),
+            }),
+          }),
+        }),
+      );
+      return { ...(exceeded ? overBudget(value, budgetMs) : value), ...label };
+    } finally {
+      // Only now: runCase resolves once the case's processes are dead and its area is gone.
+      slot.release();
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Log levels below the case: the agent's name and the trial, when the run has them. */
+function runSegments(plan: TrialPlan): string[] {
+  return [...(plan.agent ? [plan.agent.name] : []), ...(plan.trials > 1 ? [`trial-${plan.trial}`] : [])];
+}
+
+/** A case stopped at its budget fails with that, not with the interruption its commands saw. */
+function overBudget(result: CaseResult, budgetMs: number): CaseResult {
+  return {
+    ...result,
+    passed: false,
+    outcome: 'timedOut',
+    error: new CaseBudgetError(budgetMs).message,
+    failedStep: 'harness',
+  };
+}
