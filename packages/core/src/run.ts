@@ -23,6 +23,7 @@ export {
   type SandboxMode,
 } from './process/sandbox.js';
 export type { CaseResult } from './report/model.js';
+export { type CellRule, cellPasses, describeCellRule } from './stats/cell-rule.js';
 export type { CaseLocation } from './suite/locate.js';
 export type { Case, Suite } from './suite/schema.js';
 export { withSuiteSettings } from './suite/suite-settings.js';

@@ -1,5 +1,5 @@
 import stringWidth from 'string-width';
-import type { Report, ReportResult, ReportSummary } from './model.js';
+import type { Outcome, Report, ReportResult, ReportSummary } from './model.js';
 
 /** The columns of the table and markdown renderers, in display order. */
 export const COLUMN_HEADERS = ['id', 'result', 'checks', 'time', 'first failure'] as const;
@@ -8,13 +8,7 @@ export const COLUMN_HEADERS = ['id', 'result', 'checks', 'time', 'first failure'
 export const RESULT_COLUMN = 1;
 
 /** The plain text of one report row, one string per column of `COLUMN_HEADERS`. */
-export type RowCells = [
-  id: string,
-  result: 'PASS' | 'FAIL' | 'TAMPERED' | 'NOT RUN',
-  checks: string,
-  time: string,
-  firstFailure: string,
-];
+export type RowCells = [id: string, result: ResultLabel, checks: string, time: string, firstFailure: string];
 
 /** Widest first-failure cell, in terminal columns, ellipsis included: one row stays one readable line. */
 export const MAX_FAILURE_LENGTH = 80;
@@ -31,14 +25,36 @@ export function toRows(report: Report): RowCells[] {
   ]);
 }
 
+/** How a row's outcome reads in the result column. */
+export type ResultLabel =
+  | 'PASS'
+  | 'FAIL'
+  | 'TIMEOUT'
+  | 'TAMPERED'
+  | 'AGENT ERROR'
+  | 'OVER BUDGET'
+  | 'HARNESS ERROR'
+  | 'NOT RUN';
+
+const RESULT_LABELS: Record<Outcome, ResultLabel> = {
+  passed: 'PASS',
+  failed: 'FAIL',
+  timedOut: 'TIMEOUT',
+  tampered: 'TAMPERED',
+  agentError: 'AGENT ERROR',
+  overBudget: 'OVER BUDGET',
+  harnessError: 'HARNESS ERROR',
+  notRun: 'NOT RUN',
+};
+
 /**
- * PASS or FAIL; TAMPERED for a case whose agent changed protected paths, NOT RUN for a case that has
- * no result of its own: each its own outcome.
+ * Each outcome its own word: PASS, FAIL (a check failed), TIMEOUT, TAMPERED (the agent changed
+ * protected paths), AGENT ERROR (it crashed, could not start or exited non-zero), OVER BUDGET,
+ * HARNESS ERROR (a setup command failed, or gz-bench could not run the case) and NOT RUN.
  */
-export function resultLabel(result: ReportResult): RowCells[1] {
+export function resultLabel(result: ReportResult): ResultLabel {
   if (result.notRun) return 'NOT RUN';
-  if (result.tampered !== undefined && result.tampered.length > 0) return 'TAMPERED';
-  return result.passed ? 'PASS' : 'FAIL';
+  return RESULT_LABELS[result.outcome] ?? (result.passed ? 'PASS' : 'FAIL');
 }
 
 /** Which parts name a case besides its id. */
@@ -51,8 +67,15 @@ export interface LabelParts {
 
 /** Names a case on one line: `id`, `suite > id` or `file > suite > id`, as Vitest names tests. */
 export function caseLabel(result: ReportResult, parts: LabelParts): string {
-  const names = [...(parts.file ? [result.file] : []), ...(parts.file || parts.suite ? [result.suite] : []), result.id];
-  return singleLine(names.join(' > '));
+  const names = [
+    ...(parts.file ? [result.file] : []),
+    ...(parts.file || parts.suite ? [result.suite] : []),
+    // As Vitest names the test: the agent's describe block comes between the suite and the case.
+    ...(result.agentName === undefined ? [] : [result.agentName]),
+    result.id,
+  ];
+  const trial = result.trial === undefined ? '' : ` #${result.trial}`;
+  return singleLine(`${names.join(' > ')}${trial}`);
 }
 
 /**

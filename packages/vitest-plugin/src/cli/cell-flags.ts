@@ -24,9 +24,13 @@ export function cellFlags(values: {
 }): CellFlags {
   return {
     trials: values.trials === undefined ? 1 : positiveInteger('--trials', values.trials, 1000),
-    passRule: values['pass-rule'] === undefined ? 'majority' : usage(() => parsePassRule('--pass-rule', values['pass-rule'] as string)),
+    passRule:
+      values['pass-rule'] === undefined
+        ? 'majority'
+        : usage(() => parsePassRule('--pass-rule', values['pass-rule'] as string)),
     unsafe: values.unsafe === true,
-    maxCostUsd: values['max-cost-usd'] === undefined ? undefined : positiveAmount('--max-cost-usd', values['max-cost-usd']),
+    maxCostUsd:
+      values['max-cost-usd'] === undefined ? undefined : positiveAmount('--max-cost-usd', values['max-cost-usd']),
     maxTokens:
       values['max-tokens'] === undefined
         ? undefined

@@ -18,11 +18,11 @@ import { createGzBenchPlugin } from '../node/plugin.js';
 import { GzBenchReporter } from '../node/reporter.js';
 import { DEFAULT_CONCURRENCY } from '../node/resolve-options.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
+import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
 import { type LoadedSuites, notRunReport, printReport } from './run-report.js';
 import { assertRunnableSuitePath } from './suite-paths.js';
-import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
 import { UsageError } from './usage-error.js';
 import { vitestTempDirIn } from './vitest-temp-dir.js';
 

@@ -1,8 +1,10 @@
 import {
   assertValidTemplate,
+  CellRuleError,
   ENV_NAME_PATTERN,
   isSandboxMode,
   MAX_TIMEOUT_SEC,
+  parseCellRule,
   type SandboxMode,
   TemplateError,
 } from '@gz-bench/core';
@@ -141,22 +143,20 @@ function splitList(raw: string): string[] {
 
 /** A pass rule as people write it: `majority`, `all`, `any`, a share (`0.6`) or a percentage (`60%`). */
 export function parsePassRule(name: string, raw: string): PassRule {
-  const text = raw.trim().toLowerCase();
-  if (text === 'majority' || text === 'all' || text === 'any') return text;
-  const percent = /^(\d+(?:\.\d+)?)%$/.exec(text);
-  const share = percent ? Number(percent[1]) / 100 : /^\d*\.?\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (share > 0 && share <= 1) return share;
-  throw new OptionsError(
-    `${name} must be majority, all, any, or the share of trials that must pass (0.6 or 60%), got "${raw}"`,
-  );
+  try {
+    return parseCellRule(raw);
+  } catch (error) {
+    if (error instanceof CellRuleError) throw new OptionsError(`${name}: ${error.message}`);
+    throw error;
+  }
 }
 
 function assertPassRule(rule: unknown): void {
-  if (rule === 'majority' || rule === 'all' || rule === 'any') return;
-  if (typeof rule === 'number' && rule > 0 && rule <= 1) return;
-  throw new OptionsError(
-    `gz-bench option "passRule" must be 'majority', 'all', 'any' or a share of trials above 0 and up to 1, got ${JSON.stringify(rule)}`,
-  );
+  if (typeof rule === 'string' || typeof rule === 'number') {
+    parsePassRule('gz-bench option "passRule"', String(rule));
+    return;
+  }
+  throw new OptionsError(`gz-bench option "passRule" must be a string or a number, got ${JSON.stringify(rule)}`);
 }
 
 function positiveAmount(name: string, value: number): void {

@@ -1,4 +1,4 @@
-import { type CellRule, cellPasses } from '@gz-bench/core/run';
+import { type CellRule, cellPasses, describeCellRule } from '@gz-bench/core/run';
 import type { TrialResult } from './run-trial.js';
 
 // Enough of the failed trials' errors to see the pattern; the report holds every one.
@@ -27,13 +27,6 @@ export function cellVerdict(
   const more = failed.length > ERRORS_SHOWN ? `; ${failed.length - ERRORS_SHOWN} more` : '';
   return {
     passed: cellPasses(passes, trials, rule),
-    message: `${passes} of ${trials} trials passed, and the cell needs ${describeRule(rule)}: ${shown}${more}`,
+    message: `${passes} of ${trials} trials passed, and the cell passes when ${describeCellRule(rule)}: ${shown}${more}`,
   };
-}
-
-function describeRule(rule: CellRule): string {
-  if (rule === 'majority') return 'more than half';
-  if (rule === 'all') return 'all of them';
-  if (rule === 'any') return 'at least one';
-  return `at least ${Math.round(rule * 1000) / 10}% of them`;
 }

@@ -11,8 +11,8 @@ import {
   withSuiteSettings,
 } from '@gz-bench/core/run';
 import type { SlotAddress, WorkerOptions } from '../shared/options.js';
-import { CaseBudgetError, runWithinBudget } from './case-budget.js';
 import { agentPoolKey } from '../shared/slot-protocol.js';
+import { CaseBudgetError, runWithinBudget } from './case-budget.js';
 import { acquireSlot } from './slot-client.js';
 
 // How long a cancelled case may take to end its processes and remove its workspace before Vitest moves on.

@@ -1,4 +1,4 @@
-import type { AgentDefinition, SandboxMode } from '@gz-bench/core';
+import type { AgentDefinition, CellRule, SandboxMode } from '@gz-bench/core';
 
 /**
  * An agent of the run: a command template (as `cmd`), or a definition — a preset's
@@ -10,7 +10,7 @@ export type AgentOption = string | (Omit<AgentDefinition, 'name'> & { name?: str
  * When the test of an (agent, case) cell passes, from its trials: `majority` (more than half
  * passed), `all`, `any`, or the share of trials that must pass, from 0 to 1.
  */
-export type PassRule = 'majority' | 'all' | 'any' | number;
+export type PassRule = CellRule;
 
 /** Options of the gz-bench Vitest plugin. Every field is optional; `GZ_BENCH_*` variables override them. */
 export interface GzBenchOptions {
