@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const ids = (plan: PlannedSuite, version = '4.1.12') => selectedCases(plan, version)?.map((c) => c.id);
+const ids = (plan: PlannedSuite, version = '4.1.12') => selectedCases(plan, version)?.map((c) => c.planned.id);
 
 describe('planSuite', () => {
   it('reads the suite, its file relative to the root, and the line of each case id', () => {
