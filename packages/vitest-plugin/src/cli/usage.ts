@@ -2,9 +2,11 @@
 export const USAGE = `gz-bench — Your agent says it works. Prove it.
 
 Usage:
-  gz-bench run <suite.json>... --cmd "<template>" [--timeout n] [--concurrency n]
-               [--json] [--keep] [--allow-env NAME]... [--allow-secrets]
-               [--sandbox auto|bwrap|none] [--logs DIR]
+  gz-bench run <suite.json>... (--cmd "<template>" | --agent NAME=TEMPLATE...)
+               [--trials k] [--pass-rule majority|all|any|SHARE] [-t PATTERN]
+               [--timeout n] [--concurrency n] [--json] [--keep]
+               [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
+               [--logs DIR]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
   gz-bench --help | --version
@@ -12,11 +14,18 @@ Usage:
 run       Run every case of the suites through Vitest and score it.
           Per case: fresh temp workspace -> setup commands -> the rendered
           command under its timeout -> checks in order -> delete the workspace.
-  --cmd       required command template, run by the system shell in the workspace:
+  --cmd       the agent's command template, run by the system shell in the workspace:
               {{prompt}}      the case prompt, as one argument (up to 128 KiB)
               {{promptFile}}  the path of a read-only file holding the prompt, for
                               prompts of any length; stdin: my-agent < {{promptFile}}
               {{dir}}         the absolute workspace path
+  --agent     NAME=TEMPLATE: one of several agents, each run on every case
+              (repeatable; instead of --cmd)
+  --trials    runs of each (agent, case), each in a fresh workspace (default 1)
+  --pass-rule when a cell of several trials passes: majority (default), all,
+              any, or a share such as 0.6 or 60%
+  -t, --test-name-pattern  run only the tests whose name matches PATTERN
+              (suite > agent > case), as Vitest's -t does
   --timeout   seconds that bound every command of every case (overrides timeoutSec)
   --concurrency  cases that run at once across all suites (default 4, or
               GZ_BENCH_CONCURRENCY); 1 runs them one at a time
