@@ -1,4 +1,5 @@
 import type { CheckResult } from '../checks/types.js';
+import type { Scoreboard } from './scoreboard-model.js';
 
 /** Which step of a case decided its failure; `tamper` when the agent changed protected paths. */
 export type FailedStep = 'setup' | 'agent' | 'tamper' | 'check' | 'harness';
@@ -130,6 +131,11 @@ export interface Report {
   errors?: ReportError[];
   /** What produced the report. */
   meta?: ReportMeta;
+  /**
+   * Agents compared over cases and trials: present when the run names agents or has several trials
+   * (see scoreboard-model.ts).
+   */
+  scoreboard?: Scoreboard;
 }
 
 /** A suite file that could not run, or not to the end. */

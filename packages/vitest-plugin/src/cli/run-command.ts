@@ -112,6 +112,8 @@ export async function runCommand(args: string[]): Promise<number> {
     onReport: (latest) => (report = latest),
     suiteFiles: runnable,
     cells: { agents: agents.map((agent) => agent.name), trials: cells.trials },
+    passRule: cells.passRule,
+    markdown: values.markdown === undefined ? false : resolve(values.markdown),
   });
   const options: ResolvedGzBenchOptions = {
     cmd: values.cmd,

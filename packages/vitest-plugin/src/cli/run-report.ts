@@ -6,6 +6,7 @@ import {
   notRunResult,
   type Report,
   renderJson,
+  renderScoreboard,
   renderTable,
 } from '@gz-bench/core';
 import { packageVersion } from '../node/package-version.js';
@@ -58,8 +59,10 @@ export async function printReport(report: Report, { json, write }: PrintOptions)
         process.stderr.write(`kept workspace ${label(result)}: ${result.workspace}\n`);
     }
   } else {
-    const table = renderTable(report, { color: process.stdout.isTTY === true && !('NO_COLOR' in process.env) });
+    const color = process.stdout.isTTY === true && !('NO_COLOR' in process.env);
+    const table = renderTable(report, { color });
     await write(report.results.length > 0 ? `\n${table}` : table);
+    if (report.scoreboard !== undefined) await write(`\n${renderScoreboard(report.scoreboard, { color })}`);
   }
   const notRun = report.summary.notRun ?? 0;
   if (notRun > 0) {

@@ -161,6 +161,8 @@ function reporterOptions(options: ResolvedGzBenchOptions): GzBenchReporterOption
     report: options.report,
     table: options.table,
     cells: { agents: options.agents.map((agent) => agent.name), trials: options.trials },
+    passRule: options.passRule,
+    markdown: options.markdown,
   };
 }
 

@@ -1,13 +1,18 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   buildReport,
+  buildScoreboard,
+  type CellRule,
   notRunResult,
   type Report,
   type ReportResult,
   renderJson,
   renderProgressLine,
+  renderScoreboard,
+  renderScoreboardMarkdown,
   renderTable,
+  type Scoreboard,
 } from '@gz-bench/core';
 import type {
   Reporter,
@@ -40,6 +45,13 @@ export interface GzBenchReporterOptions {
   suiteFiles?: readonly string[];
   /** The names of the run's agents (none for the one `cmd`) and the trials of each cell. */
   cells?: { agents: readonly string[]; trials: number };
+  /** When a cell of several trials passes. @default 'majority' */
+  passRule?: CellRule;
+  /**
+   * Path of the Markdown scoreboard, relative to the Vitest root, also appended to
+   * `$GITHUB_STEP_SUMMARY` when that is set; `false` or absent writes none.
+   */
+  markdown?: string | false;
 }
 
 /** Tells suite files from other test files; the plugin that serves them sets it. */
@@ -146,11 +158,12 @@ export class GzBenchReporter implements Reporter {
     this.planning = Promise.resolve(new Map());
 
     const errors = [...this.modules.values()].flatMap((m) => m.errors.map((message) => ({ file: m.file, message })));
-    const report = buildReport(
-      this.rows(),
-      { gzBenchVersion: packageVersion(), vitestVersion: vitest.version },
-      errors,
-    );
+    const rows = this.rows();
+    const report = buildReport(rows, { gzBenchVersion: packageVersion(), vitestVersion: vitest.version }, errors);
+    // Several agents or trials make a benchmark: the report then says who did best, and how sure that is.
+    if (rows.some((row) => row.agentName !== undefined || row.trial !== undefined)) {
+      report.scoreboard = buildScoreboard(report.results, { rule: this.options.passRule ?? 'majority' });
+    }
     if (this.options.report !== false) {
       const path = resolve(vitest.config.root, this.options.report);
       await mkdir(dirname(path), { recursive: true });
@@ -160,6 +173,22 @@ export class GzBenchReporter implements Reporter {
     if (this.options.table && (report.results.length > 0 || errors.length > 0)) {
       vitest.logger.log(`\n${renderTable(report, { color: useColor() })}`);
     }
+    if (report.scoreboard !== undefined) await this.showScoreboard(vitest, report.scoreboard);
+  }
+
+  /** The scoreboard after the table, and as Markdown for a pull request. */
+  private async showScoreboard(vitest: Vitest, scoreboard: Scoreboard): Promise<void> {
+    if (this.options.table) vitest.logger.log(`\n${renderScoreboard(scoreboard, { color: useColor() })}`);
+    const markdown = renderScoreboardMarkdown(scoreboard);
+    if (this.options.markdown) {
+      const path = resolve(vitest.config.root, this.options.markdown);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, markdown);
+    }
+    const summary = process.env.GITHUB_STEP_SUMMARY;
+    if (summary) await appendFile(summary, `${markdown}\n`).catch((error: NodeJS.ErrnoException) => {
+      vitest.logger.warn(`gz-bench: could not append the scoreboard to GITHUB_STEP_SUMMARY (${error.code ?? error.message})`);
+    });
   }
 
   private get cells(): { agents: readonly string[]; trials: number } {
