@@ -66,6 +66,13 @@ describe('renderScoreboardMarkdown', () => {
     `);
   });
 
+  it('says how many agents, cases and trials it holds', () => {
+    const rows = [trial('a', 'x', 1, 'passed', 10), trial('a', 'x', 2, 'passed', 10), trial('a', 'y', 1, 'failed', 10)];
+    expect(renderScoreboardMarkdown(buildScoreboard(rows))).toContain(
+      '\n1 agent × 2 cases, up to 2 trials per cell.\n',
+    );
+  });
+
   it('says so when no case ran', () => {
     expect(renderScoreboardMarkdown(buildScoreboard([]))).toBe('no cases ran\n');
   });

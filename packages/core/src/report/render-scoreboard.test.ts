@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderScoreboard } from './render-scoreboard.js';
 import { visibleWidth } from './rows.js';
@@ -37,6 +38,13 @@ describe('renderScoreboard', () => {
       (est.) the agent's own estimate of its cost
       "
     `);
+  });
+
+  it('is the example of the README', () => {
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Scoreboard statistics'));
+    const example = /```\n([^`]*?)```/.exec(section)?.[1];
+    expect(example).toBe(renderScoreboard(buildScoreboard(twoAgents)));
   });
 
   it('names the leader when the lead is significant', () => {
