@@ -23,6 +23,6 @@ function formatRow(cells: readonly string[]): string {
  * links, HTML tags, entities) when GitHub renders the summary. The backslash itself comes first so an
  * escaped `\|` in the input cannot become an unescaped pipe.
  */
-function escapeMarkdown(text: string): string {
+export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>|~&]/g, '\\$&');
 }

@@ -65,8 +65,11 @@ export interface LabelParts {
   file: boolean;
 }
 
+/** What names a case: its suite file, its suite and its id. */
+export type CaseName = Pick<ReportResult, 'file' | 'suite' | 'id' | 'agentName' | 'trial'>;
+
 /** Names a case on one line: `id`, `suite > id` or `file > suite > id`, as Vitest names tests. */
-export function caseLabel(result: ReportResult, parts: LabelParts): string {
+export function caseLabel(result: CaseName, parts: LabelParts): string {
   const names = [
     ...(parts.file ? [result.file] : []),
     ...(parts.file || parts.suite ? [result.suite] : []),
@@ -83,7 +86,7 @@ export function caseLabel(result: ReportResult, parts: LabelParts): string {
  * and `file > suite > id` for suites whose name another file's suite has too, so that no two cases
  * read alike.
  */
-export function caseLabeler(results: readonly ReportResult[]): (result: ReportResult) => string {
+export function caseLabeler(results: readonly CaseName[]): (result: CaseName) => string {
   const filesOf = suiteFiles(results);
   const severalSuites = filesOf.size > 1;
   return (result) => caseLabel(result, { suite: severalSuites, file: (filesOf.get(result.suite)?.size ?? 0) > 1 });

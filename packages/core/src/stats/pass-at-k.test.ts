@@ -15,7 +15,8 @@ describe('passAtK', () => {
 
   it('is the pass rate at k = 1', () => {
     // 1 − (n−c)/n = c/n = 7/12
-    expect(passAtK(12, 7, 1)).toBeCloseTo(7 / 12, 12);
+    expect(passAtK(12, 7, 1)).toBe(7 / 12);
+    expect(passAtK(3, 2, 1)).toBe(2 / 3);
   });
 
   it('is 0 without passes and 1 when every trial passed', () => {

@@ -10,6 +10,8 @@ export function passAtK(n: number, c: number, k: number): number {
   assertArguments(n, c, k);
   // Fewer failures than draws: every draw of k holds a pass.
   if (n - c < k) return 1;
+  // 1 − (n−c)/n rounds differently from c/n; pass@1 is the pass rate, so give it exactly.
+  if (k === 1) return c / n;
   let allFail = 1;
   for (let i = 0; i < k; i++) allFail *= (n - c - i) / (n - i);
   return 1 - allFail;
