@@ -1,4 +1,4 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report, ReportResult } from '@gz-bench/core';
 import type { Result } from 'execa';
@@ -70,17 +70,30 @@ describe('agents × cases × trials through gz-bench run', () => {
         `twoThirds=${skill('2/3')}`,
         '--agent',
         'crash=echo "Error: Not logged in · Please run /login" >&2; exit 1',
+        '--markdown',
+        'out/scoreboard.md',
         ...extra,
       ],
-      { cwd: p.dir, env: { TMPDIR: tmp }, timeoutMs: 120_000 },
+      { cwd: p.dir, env: { TMPDIR: tmp, GITHUB_STEP_SUMMARY: join(p.dir, 'summary.md') }, timeoutMs: 120_000 },
     );
-    return { result, tmp };
+    return { result, tmp, dir: p.dir };
   };
 
   it('runs every agent on every case three times, and counts exactly what each agent did', async ({ expect }) => {
-    const { result, tmp } = await scene();
+    const { result, tmp, dir } = await scene();
     expect(result.exitCode, output(result)).toBe(1);
     const report = JSON.parse(String(result.stdout)) as Report;
+    // The scoreboard counts the same: cells passed by the majority rule, errors apart from wrong answers.
+    const agents = report.scoreboard?.agents ?? [];
+    expect(agents.map((agent) => [agent.name, agent.passes, agent.trials])).toEqual([
+      ['always', 6, 6],
+      ['twoThirds', 4, 6],
+      ['crash', 0, 6],
+    ]);
+    expect(agents.find((agent) => agent.name === 'crash')?.outcomes.agentError).toBe(6);
+    const markdown = await readFile(join(dir, 'out/scoreboard.md'), 'utf8');
+    expect(markdown).toContain('| case | always | twoThirds | crash |');
+    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toBe(`${markdown}\n`);
     expect(report.summary).toMatchObject({ total: 18, passed: 10, failed: 8 });
     const byCell = cells(report);
     expect([...byCell.keys()]).toEqual([

@@ -6,7 +6,7 @@ Usage:
                [--trials k] [--pass-rule majority|all|any|SHARE] [-t PATTERN]
                [--timeout n] [--concurrency n] [--json] [--keep]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
-               [--logs DIR]
+               [--logs DIR] [--markdown FILE]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
   gz-bench --help | --version
@@ -35,6 +35,8 @@ run       Run every case of the suites through Vitest and score it.
               (repeatable); they get a minimal environment otherwise
   --allow-secrets  copy secret-looking files of fixture repositories too
   --sandbox   auto (default: bwrap when it works), bwrap, or none
+  --markdown  write the Markdown scoreboard of a run with agents or trials to FILE
+              (also appended to $GITHUB_STEP_SUMMARY when set)
   --logs      write the whole output of every command to log files below DIR
               (DIR/<suite file>/<case>/agent.log…); the report names them
 
