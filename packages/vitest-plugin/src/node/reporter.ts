@@ -186,9 +186,12 @@ export class GzBenchReporter implements Reporter {
       await writeFile(path, markdown);
     }
     const summary = process.env.GITHUB_STEP_SUMMARY;
-    if (summary) await appendFile(summary, `${markdown}\n`).catch((error: NodeJS.ErrnoException) => {
-      vitest.logger.warn(`gz-bench: could not append the scoreboard to GITHUB_STEP_SUMMARY (${error.code ?? error.message})`);
-    });
+    if (summary)
+      await appendFile(summary, `${markdown}\n`).catch((error: NodeJS.ErrnoException) => {
+        vitest.logger.warn(
+          `gz-bench: could not append the scoreboard to GITHUB_STEP_SUMMARY (${error.code ?? error.message})`,
+        );
+      });
   }
 
   private get cells(): { agents: readonly string[]; trials: number } {
