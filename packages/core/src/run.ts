@@ -4,6 +4,7 @@
 // its first case can.
 
 export type { AgentDefinition } from './agents/definition.js';
+export { type AgentSettings, agentSettingsProblem } from './case/agent-settings.js';
 export { caseBudgetMs, caseTimeoutSec, type RunCaseOptions, runCase } from './case/run-case.js';
 export { type CaseLogLocation, type CaseLogPlace, caseLogLocation } from './logs/log-paths.js';
 export {

@@ -14,6 +14,8 @@ export interface CommandOptions {
   log?: Writable;
   /** Bytes of output kept in memory at the head and at the tail. @default 1048576 */
   outputLimitBytes?: number;
+  /** This command's environment instead of the case's (the agent's differs). @default the rules' `env` */
+  env?: Record<string, string>;
 }
 
 /** The rules every command of a case runs under. */
@@ -43,7 +45,7 @@ export function createCommandRunner(rules: CommandRules): CommandRunner {
     return runProcess({
       command: line,
       cwd: rules.area.workspace,
-      env: rules.env,
+      env: options.env ?? rules.env,
       timeoutMs: rules.timeoutMs,
       ...(launcher && { sandbox: launcher }),
       ...(rules.limits.output !== undefined && { maxOutputBytes: rules.limits.output }),

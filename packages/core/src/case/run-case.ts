@@ -9,13 +9,15 @@ import type { CaseResult, FailedStep } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { DIR_ENV, renderTemplate } from '../template/render-template.js';
 import { type CaseArea, createCaseArea, releaseCaseArea, removeCaseArea } from '../workspace/case-area.js';
+import { seedCaseHome } from '../workspace/case-home.js';
 import { FixtureError } from '../workspace/copy-fixture.js';
-import { GitBaselineError, gitSafeEnv } from '../workspace/git-baseline.js';
+import { GitBaselineError } from '../workspace/git-baseline.js';
 import { writePromptFile } from '../workspace/prompt-file.js';
 import { RemoveTreeError } from '../workspace/remove-tree.js';
 import { tempDirFault } from '../workspace/temp-dir.js';
-import { caseEnv } from './agent-env.js';
+import { type AgentSettings, agentSettingsProblem } from './agent-settings.js';
 import { caseByteLimits, caseTimeoutSec } from './case-limits.js';
+import { commandEnvs } from './command-env.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
 import { LeftoverSweep } from './leftover-sweep.js';
 import { outcomeOf } from './outcome.js';
@@ -54,6 +56,12 @@ export interface RunCaseOptions {
    * directory outside the case area, of this case alone. @default no logs
    */
   logs?: CaseLogLocation;
+  /**
+   * What the agent command runs with beyond the case's settings: its own `env` constants and
+   * `allowEnv` (the agent command alone gets them), files its case HOME starts with, and login paths
+   * under the real HOME copied into it. See `agentSettingsProblem` for what is refused.
+   */
+  agent?: AgentSettings;
 }
 
 /**
@@ -71,6 +79,8 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   // Before anything runs: exec would refuse every command of the case with a bare E2BIG.
   const tooLong = inlinePromptProblem(options.cmd, testCase.prompt);
   if (tooLong !== undefined) return notRun(testCase, started, sandbox, 'agent', tooLong);
+  const badAgent = options.agent === undefined ? undefined : agentSettingsProblem(options.agent);
+  if (badAgent !== undefined) return notRun(testCase, started, sandbox, 'harness', badAgent);
   const token = newCaseToken();
   const parent = options.tmpDir ?? tmpdir();
   let area: CaseArea;
@@ -107,22 +117,18 @@ interface AreaContext {
 async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaContext): Promise<CaseResult> {
   const { area, command, sandbox, repo, started, leftovers } = context;
   await writePromptFile(area, testCase.prompt);
-  const env: Record<string, string> = {
-    // A check that runs git must not run hooks or an fsmonitor that the agent wrote into .git/config.
-    ...gitSafeEnv(
-      caseEnv({
-        home: area.home,
-        tmp: area.tmp,
-        allowEnv: [...(testCase.allowEnv ?? []), ...(options.allowEnv ?? [])],
-        realHome: testCase.realHome === true,
-        ...(options.env && { source: options.env }),
-      }),
-    ),
-    ...promptEnv(testCase.prompt, area.promptFile),
-    [DIR_ENV]: area.workspace,
-    [CASE_TOKEN_ENV]: area.token,
-  };
-  const warnings: string[] = [];
+  const source = options.env ?? process.env;
+  const envs = commandEnvs({
+    testCase,
+    source,
+    home: area.home,
+    tmp: area.tmp,
+    ...(options.allowEnv && { allowEnv: options.allowEnv }),
+    ...(options.agent && { agent: options.agent }),
+    own: { ...promptEnv(testCase.prompt, area.promptFile), [DIR_ENV]: area.workspace, [CASE_TOKEN_ENV]: area.token },
+  });
+  const env = envs.steps;
+  const warnings: string[] = await seedHome(testCase, options.agent, area, source);
   let prepared: PreparedWorkspace;
   try {
     prepared = await prepareWorkspace(area, {
@@ -168,6 +174,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     repo,
     allowSecrets: options.allowSecrets === true,
     run,
+    agentEnv: envs.agent,
     logs,
     settleLeftovers: () => leftovers.settle(),
     ...(options.signal && { signal: options.signal }),
@@ -188,6 +195,34 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     ...(warnings.length > 0 && { warnings }),
     ...(options.keep && { workspace: area.workspace }),
   };
+}
+
+/**
+ * Seeds the case HOME (the agent's git config, login copies, home files) unless the case runs with the
+ * real HOME, which nothing of gz-bench may write to. Returns what the result should warn about.
+ */
+async function seedHome(
+  testCase: Case,
+  agent: AgentSettings | undefined,
+  area: CaseArea,
+  source: NodeJS.ProcessEnv,
+): Promise<string[]> {
+  if (testCase.realHome === true) {
+    const seeded = (agent?.home?.length ?? 0) + (agent?.login?.length ?? 0) > 0;
+    return seeded ? ["realHome: the agent's home files and logins were not written: its HOME is your own"] : [];
+  }
+  try {
+    return await seedCaseHome({
+      home: area.home,
+      realHome: source.HOME,
+      area: area.root,
+      ...(agent?.login && { login: agent.login }),
+      ...(agent?.home && { files: agent.home }),
+    });
+  } catch (error) {
+    // A full or failing temp dir: the commands will say more; the case still runs.
+    return [`the case HOME could not be prepared (${(error as NodeJS.ErrnoException).code ?? String(error)})`];
+  }
 }
 
 /** The case's log directory, made and cleared of an earlier run's logs; a warning instead when it cannot be. */

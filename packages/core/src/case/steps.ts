@@ -25,6 +25,8 @@ export interface StepContext {
   /** Whether secret-looking fixture files were copied, so protected paths compare like with like. */
   allowSecrets: boolean;
   run: CommandRunner;
+  /** The agent command's environment, where it differs from that of setup and checks. */
+  agentEnv?: Record<string, string>;
   /** Ends what the commands so far left running, where no pid namespace did (see leftover-sweep.ts). */
   settleLeftovers: () => Promise<void>;
   /** Ends a regular expression match under way when aborted, as the runner's signal ends commands. */
@@ -81,7 +83,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   // Nothing of the setup runs alongside the agent.
   await context.settleLeftovers();
 
-  const { result, log: agentLog } = await logged.run(context.command, 'agent');
+  const { result, log: agentLog } = await logged.run(context.command, 'agent', undefined, context.agentEnv);
   const agent = { ...toAgentRun(result), ...(agentLog !== undefined && { log: agentLog }) };
   if (result.spawnError !== undefined || result.timedOut || result.aborted || result.limitExceeded) {
     const failure = describeCommandFailure(result, context.timeoutMs) ?? 'failed';
@@ -157,8 +159,12 @@ class LoggedRunner {
     line: string,
     name: CommandLogName,
     outputLimitBytes?: number,
+    env?: Record<string, string>,
   ): Promise<{ result: ProcessResult; log: string | undefined }> {
-    const options: CommandOptions = outputLimitBytes === undefined ? {} : { outputLimitBytes };
+    const options: CommandOptions = {
+      ...(outputLimitBytes !== undefined && { outputLimitBytes }),
+      ...(env !== undefined && { env }),
+    };
     const opened = await this.#open(name);
     const result = await this.context.run(line, opened === undefined ? options : { ...options, log: opened.stream });
     if (opened !== undefined && result.log?.error !== undefined) {

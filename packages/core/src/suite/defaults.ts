@@ -13,6 +13,7 @@ export const CASE_SETTING_KEYS = [
   'git',
   'protect',
   'allowEnv',
+  'env',
   'realHome',
   'network',
   'maxDiskMB',

@@ -34,7 +34,8 @@ function fullSuite() {
     repo: 'fixtures/repo',
     git: true,
     protect: ['test/'],
-    allowEnv: ['OPENAI_API_KEY', '_X1'],
+    allowEnv: ['OPENAI_API_KEY', '_X1', 'ANTHROPIC_*, GH_TOKEN'],
+    env: { IS_SANDBOX: '1', PATH: '/usr/bin', EMPTY: '' },
     realHome: false,
     network: true,
     maxDiskMB: 200,
@@ -45,6 +46,7 @@ function fullSuite() {
         git: false,
         protect: [],
         allowEnv: [],
+        env: {},
         realHome: true,
         network: false,
         maxDiskMB: 1e-3,
@@ -133,6 +135,18 @@ const REPLACEMENTS: unknown[] = [
   'gg',
   '(',
   'NOT-A-NAME',
+  'A,,B',
+  'A*B',
+  '*',
+  'HOME',
+  'GZ_BENCH_*',
+  ['HOME'],
+  ['A,B', 'C_*'],
+  { HOME: 'x' },
+  { GIT_DIR: 'x' },
+  { A: 1 },
+  { A: 'a\0b' },
+  { 'A-B': 'x' },
   'fileExists',
   [],
   [''],
@@ -303,6 +317,12 @@ describe('fastValidSuite never vouches for what the schema refuses', () => {
   it('and gives the schema output for objects without a prototype', () => {
     const data = Object.assign(Object.create(null), { name: 's', cases: [{ id: 'a', prompt: 'p', checks: [] }] });
     expectSameAsSchema(data);
+  });
+
+  it('and leaves an env constant named __proto__ to the schema', () => {
+    const data = { name: 's', env: JSON.parse('{"__proto__": "x", "A": "1"}'), cases: [] };
+    expect(fastValidSuite(data)).toBeUndefined();
+    expect(schemaOutput(data)).toBeDefined();
   });
 
   it('and leaves an optional key that is present but undefined to the schema', () => {

@@ -1,8 +1,9 @@
+import { allowEnvProblem } from '../env/allow-env.js';
+import { envConstantNameProblem, envConstantValueProblem } from '../env/env-constants.js';
 import { compiles } from './compiles.js';
 import {
   CaseSchema,
   CommandCheckSchema,
-  ENV_NAME_PATTERN,
   FileContainsCheckSchema,
   FileExistsCheckSchema,
   FileNotExistsCheckSchema,
@@ -60,7 +61,7 @@ const boolean = keep((value) => typeof value === 'boolean');
 const positive = keep(isPositive);
 const timeout = keep((value) => isPositive(value) && value <= MAX_TIMEOUT_SEC);
 const exitCode = keep((value) => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 255);
-const envName = keep((value) => typeof value === 'string' && ENV_NAME_PATTERN.test(value));
+const allowEnvEntry = keep((value) => typeof value === 'string' && allowEnvProblem(value) === undefined);
 const literal = (expected: string) => keep((value) => value === expected);
 
 function arrayOf(item: Rule): Rule {
@@ -75,6 +76,25 @@ function arrayOf(item: Rule): Rule {
     return out;
   };
 }
+
+/**
+ * An object of environment constants: every own key a name `envConstantNameProblem` accepts, every
+ * value a string without NUL; the output has the input's keys in the input's order, as zod's record.
+ */
+const envConstants: Rule = (value) => {
+  if (!isPlainObject(value)) return UNSURE;
+  const out: Record<string, unknown> = {};
+  let present = 0;
+  for (const name of Object.keys(value)) {
+    const constant = value[name];
+    if (envConstantNameProblem(name) !== undefined) return UNSURE;
+    if (typeof constant !== 'string' || envConstantValueProblem(constant) !== undefined) return UNSURE;
+    out[name] = constant;
+    present += 1;
+  }
+  // An inherited enumerable key is one zod would see and this loop would not.
+  return keyCount(value) === present ? out : UNSURE;
+};
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -161,7 +181,8 @@ const caseSettings: Record<string, Rule> = {
   repo: noNul,
   git: boolean,
   protect: arrayOf(noNul),
-  allowEnv: arrayOf(envName),
+  allowEnv: arrayOf(allowEnvEntry),
+  env: envConstants,
   realHome: boolean,
   network: boolean,
   maxDiskMB: positive,

@@ -77,6 +77,16 @@ export function describeIssue(issue: core.$ZodIssue, data: unknown, source?: str
       if (literal === undefined || ZERO_LITERAL.test(literal)) return { path, reason };
       return { path, reason: `${reason} (got ${literal}, which is too small to tell from 0)` };
     }
+    case 'invalid_key': {
+      // A record key (an `env` name) that its schema refused: zod says "Invalid key in record", the
+      // key's own issue says why.
+      const [reason] = issue.issues;
+      if (reason === undefined) return { path, reason: lowerFirst(issue.message) };
+      return { path, reason: reason.code === 'custom' ? reason.message : lowerFirst(reason.message) };
+    }
+    // The schema's own words, which may start with a variable name (`HOME is set by gz-bench`).
+    case 'custom':
+      return { path, reason: issue.message };
     default:
       return { path, reason: lowerFirst(issue.message) };
   }

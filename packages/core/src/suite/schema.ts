@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { ALLOW_ENV_ENTRY_PATTERN, allowEnvProblem } from '../env/allow-env.js';
+import { envConstantNameProblem, envConstantValueProblem } from '../env/env-constants.js';
+import { ENV_NAME_PATTERN } from '../env/env-names.js';
 import { showRegex } from '../regex/show-regex.js';
 import { compiles } from './compiles.js';
 import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC } from './defaults.js';
@@ -7,6 +10,7 @@ import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC } from './
 // changed here must change there too (fast-validate.test.ts holds the two to each other, and stops
 // the fast path on a key it does not know).
 
+export { ENV_NAME_PATTERN } from '../env/env-names.js';
 export { DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC } from './defaults.js';
 export { withSuiteSettings } from './suite-settings.js';
 
@@ -127,14 +131,32 @@ export type OutputMatchesCheck = z.infer<typeof OutputMatchesCheckSchema>;
 /** A relative path inside a fixture repository. */
 const fixturePath = noNul.describe('Path relative to the fixture repository.');
 
-/** What an environment variable name may look like. */
-export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An `allowEnv` entry: a name, a comma-separated list of names, or a `PREFIX_*` pattern. */
+const allowEnvEntry = z
+  .string()
+  .superRefine((entry, ctx) => {
+    const problem = allowEnvProblem(entry);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({
+    description: 'Variables of the harness to pass on: a name, a comma-separated list of names, or a PREFIX_* pattern.',
+    pattern: ALLOW_ENV_ENTRY_PATTERN,
+  });
 
-/** The name of an environment variable. */
-const envName = z
+/** The name of an `env` constant. */
+const envConstantName = z
   .string()
   .regex(ENV_NAME_PATTERN, 'must be an environment variable name')
-  .describe('Name of an environment variable of the harness to pass on.');
+  .superRefine((name, ctx) => {
+    const problem = envConstantNameProblem(name);
+    if (problem !== undefined && ENV_NAME_PATTERN.test(name)) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** The value of an `env` constant. */
+const envConstantValue = z.string().superRefine((value, ctx) => {
+  const problem = envConstantValueProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /** Settings a suite may give all its cases and a case may override; the case's own value wins. */
 const caseSettings = {
@@ -152,9 +174,17 @@ const caseSettings = {
       'Fixture paths (files or directories) restored before the checks; any change the agent made fails the case as tampered.',
     ),
   allowEnv: z
-    .array(envName)
+    .array(allowEnvEntry)
     .optional()
-    .describe('Environment variables of the harness that setup, the agent and checks receive (API keys, tokens).'),
+    .describe(
+      'Environment variables of the harness that setup, the agent and checks receive (API keys, tokens): names, comma-separated lists or PREFIX_* patterns.',
+    ),
+  env: z
+    .record(envConstantName, envConstantValue)
+    .optional()
+    .describe(
+      'Constants set for setup, the agent and checks, e.g. { "IS_SANDBOX": "1" }; a case\'s own win over the suite\'s, name by name.',
+    ),
   realHome: z
     .boolean()
     .optional()

@@ -1,11 +1,16 @@
 import { CASE_SETTING_KEYS } from './defaults.js';
 import type { Case, CaseSettings, Suite } from './schema.js';
 
-/** A case with the suite's settings applied where the case sets none. */
+/**
+ * A case with the suite's settings applied where the case sets none. `env` is merged name by name
+ * instead, the case's own values winning: a case adds a constant without repeating the suite's.
+ */
 export function withSuiteSettings(suite: Suite, testCase: Case): Case {
   const inherited: CaseSettings = {};
   for (const key of CASE_SETTING_KEYS) {
     if (testCase[key] === undefined && suite[key] !== undefined) Object.assign(inherited, { [key]: suite[key] });
   }
-  return { ...inherited, ...testCase };
+  const merged = { ...inherited, ...testCase };
+  if (suite.env !== undefined && testCase.env !== undefined) merged.env = { ...suite.env, ...testCase.env };
+  return merged;
 }

@@ -43,6 +43,18 @@ describe('validateSuite accepts', () => {
     expect(validateSuite({ name: 's', cases: [] }).cases).toEqual([]);
   });
 
+  it('allowEnv lists and patterns, as written', () => {
+    const allowEnv = ['OPENAI_API_KEY', 'ANTHROPIC_*, GH_TOKEN', 'G*', '_X1'];
+    expect(validateSuite(withCase({ allowEnv })).cases[0]?.allowEnv).toEqual(allowEnv);
+  });
+
+  it('env constants, PATH and empty values included, in the order written', () => {
+    const env = { IS_SANDBOX: '1', PATH: '/opt/agent/bin:/usr/bin', EMPTY: '', GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+    const suite = validateSuite({ ...withCase({ env }), env: { LANG: 'C.UTF-8' } });
+    expect(suite.env).toEqual({ LANG: 'C.UTF-8' });
+    expect(Object.keys(suite.cases[0]?.env ?? {})).toEqual(Object.keys(env));
+  });
+
   it('without changing its input', () => {
     const data = readmeSuite();
     const frozen = structuredClone(data);
@@ -189,6 +201,91 @@ describe('validateSuite rejects with an exact message', () => {
       'a duplicate case id',
       { name: 's', cases: withCase({}).cases.concat(withCase({}).cases) },
       'invalid suite at cases[1].id: duplicate case id "a"',
+    ],
+    [
+      'an allowEnv entry that is no name',
+      withCase({ allowEnv: ['OPENAI-KEY'] }),
+      'invalid suite at cases[0].allowEnv[0]: "OPENAI-KEY" is not an environment variable name',
+    ],
+    [
+      'an allowEnv list with an empty name',
+      { name: 's', allowEnv: ['A,,B'], cases: [] },
+      'invalid suite at allowEnv[0]: "A,,B" has an empty name between commas',
+    ],
+    [
+      'an empty allowEnv entry',
+      withCase({ allowEnv: [' '] }),
+      'invalid suite at cases[0].allowEnv[0]: must name a variable',
+    ],
+    [
+      'an allowEnv pattern with a * inside',
+      withCase({ allowEnv: ['A,B*C'] }),
+      'invalid suite at cases[0].allowEnv[0]: "B*C": a pattern has one *, at its end (PREFIX_*)',
+    ],
+    [
+      'an allowEnv pattern of the whole environment',
+      withCase({ allowEnv: ['*'] }),
+      'invalid suite at cases[0].allowEnv[0]: "*" would pass the whole environment; name a prefix (PREFIX_*)',
+    ],
+    [
+      'HOME in allowEnv',
+      withCase({ allowEnv: ['OPENAI_API_KEY,HOME'] }),
+      'invalid suite at cases[0].allowEnv[0]: HOME is set by gz-bench: each case has a HOME of its own (realHome gives yours; an agent\'s "login" copies files from it), so it cannot be passed through',
+    ],
+    [
+      'TMPDIR in allowEnv',
+      withCase({ allowEnv: ['TMPDIR'] }),
+      'invalid suite at cases[0].allowEnv[0]: TMPDIR is set by gz-bench: each case has a temp directory of its own, so it cannot be passed through',
+    ],
+    [
+      'a GZ_BENCH_ name in allowEnv',
+      withCase({ allowEnv: ['GZ_BENCH_PROMPT'] }),
+      'invalid suite at cases[0].allowEnv[0]: GZ_BENCH_PROMPT is set by gz-bench, as every GZ_BENCH_* variable, so it cannot be passed through',
+    ],
+    [
+      'the GZ_BENCH_* pattern in allowEnv',
+      withCase({ allowEnv: ['GZ_BENCH_*'] }),
+      'invalid suite at cases[0].allowEnv[0]: GZ_BENCH_* names only variables gz-bench sets itself, so it cannot be passed through',
+    ],
+    [
+      'a git variable in allowEnv',
+      withCase({ allowEnv: ['GIT_DIR'] }),
+      'invalid suite at cases[0].allowEnv[0]: GIT_DIR is set by gz-bench: setup and checks run git with its safety settings, and agents get a git config of their own (an agent\'s "env" may set git variables), so it cannot be passed through',
+    ],
+    [
+      'an env name that is no name',
+      withCase({ env: { 'A-B': '1' } }),
+      'invalid suite at cases[0].env["A-B"]: must be an environment variable name',
+    ],
+    [
+      'HOME as an env constant',
+      { name: 's', env: { HOME: '/root' }, cases: [] },
+      'invalid suite at env.HOME: HOME is set by gz-bench: each case has a HOME of its own (realHome gives yours; an agent\'s "login" copies files from it), so it cannot be set here',
+    ],
+    [
+      'a GZ_BENCH_ env constant',
+      withCase({ env: { GZ_BENCH_DIR: '/x' } }),
+      'invalid suite at cases[0].env.GZ_BENCH_DIR: GZ_BENCH_DIR is set by gz-bench, as every GZ_BENCH_* variable, so it cannot be set here',
+    ],
+    [
+      'a git env constant',
+      withCase({ env: { GIT_CONFIG_GLOBAL: '/x' } }),
+      'invalid suite at cases[0].env.GIT_CONFIG_GLOBAL: GIT_CONFIG_GLOBAL is set by gz-bench: setup and checks run git with its safety settings, and agents get a git config of their own (an agent\'s "env" may set git variables), so it cannot be set here',
+    ],
+    [
+      'an env value that is no string',
+      withCase({ env: { IS_SANDBOX: 1 } }),
+      'invalid suite at cases[0].env.IS_SANDBOX: expected string, received number',
+    ],
+    [
+      'an env value with a NUL',
+      withCase({ env: { A: 'a\0b' } }),
+      'invalid suite at cases[0].env.A: may not contain a NUL character',
+    ],
+    [
+      'env that is no object',
+      withCase({ env: ['A=1'] }),
+      'invalid suite at cases[0].env: expected record, received array',
     ],
   ])('%s', (_title, data, message) => {
     expect(messageFor(data)).toBe(message);

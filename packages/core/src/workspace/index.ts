@@ -1,3 +1,4 @@
+export { AGENT_GIT_CONFIG, AGENT_GIT_IDENTITY, agentGitEnv } from './agent-git.js';
 export { createRunCacheDir, type RunCacheDir } from './cache-dir.js';
 export {
   assertWorkspaceIntact,
@@ -7,6 +8,7 @@ export {
   releaseCaseArea,
   removeCaseArea,
 } from './case-area.js';
+export { homePathProblem, type SeedHomeOptions, seedCaseHome } from './case-home.js';
 export {
   type CopyFixtureOptions,
   copyFixture,
