@@ -201,6 +201,30 @@ describe('agents × trials through vitest run with the plugin', () => {
     expect(await readdir(tmp)).toEqual([]);
   });
 
+  it("gives each agent its own env constants and case HOME files, and no other agent's", async ({ expect }) => {
+    const { p, tmp } = await skillProject();
+    const cmd = 'echo "FOO=${FOO:-unset}"; cat "$HOME/.agentrc" 2>/dev/null || echo "no rc"';
+    await p.write(
+      'vitest.config.ts',
+      pluginProjectFiles({
+        report: 'out/report.json',
+        agents: {
+          seeded: { cmd, env: { FOO: 'bar' }, home: [{ path: '.agentrc', content: 'rc of seeded\n' }] },
+          plain: cmd,
+        },
+      })['vitest.config.ts'] as string,
+    );
+    await p.write('package.json', { name: 'bench-user', private: true, type: 'module' });
+    await p.write('bench/skills.bench.json', { name: 'skills', cases: [{ id: 'a', prompt: 'p', checks: [] }] });
+    const result = await runVitest(['run', 'bench/'], { cwd: p.dir, env: { TMPDIR: tmp, FOO: 'harness' } });
+    expect(result.exitCode, output(result)).toBe(0);
+    const report = await readReport(p.dir, 'out/report.json');
+    expect(report.results.map((row) => [row.agentName, row.agent?.outputTail])).toEqual([
+      ['seeded', 'FOO=bar\nrc of seeded\n'],
+      ['plain', 'FOO=unset\nno rc\n'],
+    ]);
+  });
+
   it('holds an agent to its own concurrency within the run limit', async ({ expect }) => {
     const { p, tmp } = await skillProject();
     const log = join(p.dir, 'agents.log');

@@ -1,4 +1,4 @@
-import { type AgentDefinition, assertValidTemplate, TemplateError } from '@gz-bench/core';
+import { type AgentDefinition, agentSettingsProblem, assertValidTemplate, TemplateError } from '@gz-bench/core';
 import picomatch from 'picomatch';
 import type { AgentOption } from '../shared/options.js';
 import { OptionsError } from './options-error.js';
@@ -49,6 +49,8 @@ function agentDefinition(name: string, option: AgentOption): AgentDefinition {
     if (error instanceof TemplateError) throw new OptionsError(`${where}: ${error.message}`);
     throw error;
   }
+  const settings = agentSettingsProblem(definition);
+  if (settings !== undefined) throw new OptionsError(`${where}: ${settings}`);
   const { concurrency } = definition;
   if (concurrency !== undefined && (!Number.isSafeInteger(concurrency) || concurrency < 1)) {
     throw new OptionsError(`${where}: "concurrency" must be a positive integer, got ${String(concurrency)}`);

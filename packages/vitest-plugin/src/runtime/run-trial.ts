@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import {
   type AgentDefinition,
+  type AgentSettings,
   type Case,
   type CaseResult,
   caseBudgetMs,
@@ -73,6 +74,7 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           allowEnv: options.allowEnv,
           allowSecrets: options.allowSecrets,
           sandbox: plan.sandbox,
+          ...(plan.agent && { agent: agentSettings(plan.agent) }),
           ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
           ...(options.logs && {
             logs: caseLogLocation({
@@ -93,6 +95,16 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** What of the agent's definition shapes its environment and HOME. */
+function agentSettings(agent: AgentDefinition): AgentSettings {
+  return {
+    ...(agent.env && { env: agent.env }),
+    ...(agent.allowEnv && { allowEnv: agent.allowEnv }),
+    ...(agent.home && { home: agent.home }),
+    ...(agent.login && { login: agent.login }),
+  };
 }
 
 /** Log levels below the case: the agent's name and the trial, when the run has them. */
