@@ -62,7 +62,12 @@ export interface RunCaseOptions {
    * under the real HOME copied into it. See `agentSettingsProblem` for what is refused.
    */
   agent?: AgentSettings;
+  /** Which trial of its (agent, case) cell this run is, from 1: its commands see it as `GZ_BENCH_TRIAL`. */
+  trial?: number;
 }
+
+/** The variable that tells a case's commands which trial of its cell they run in. */
+export const TRIAL_ENV = 'GZ_BENCH_TRIAL';
 
 /**
  * Runs one case in a fresh area of its own: the fixture repository (if any) is copied into the
@@ -125,7 +130,12 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     tmp: area.tmp,
     ...(options.allowEnv && { allowEnv: options.allowEnv }),
     ...(options.agent && { agent: options.agent }),
-    own: { ...promptEnv(testCase.prompt, area.promptFile), [DIR_ENV]: area.workspace, [CASE_TOKEN_ENV]: area.token },
+    own: {
+      ...promptEnv(testCase.prompt, area.promptFile),
+      [DIR_ENV]: area.workspace,
+      [CASE_TOKEN_ENV]: area.token,
+      ...(options.trial !== undefined && { [TRIAL_ENV]: String(options.trial) }),
+    },
   });
   const env = envs.steps;
   const warnings: string[] = await seedHome(testCase, options.agent, area, source);

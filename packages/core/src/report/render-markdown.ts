@@ -1,5 +1,5 @@
 import type { Report } from './model.js';
-import { COLUMN_HEADERS, summaryLine, toRows } from './rows.js';
+import { COLUMN_HEADERS, rowUnit, summaryLine, toRows } from './rows.js';
 
 /** Renders the report as a GitHub-flavoured markdown table and summary line, e.g. for a CI job summary. */
 export function renderMarkdown(report: Report): string {
@@ -9,7 +9,7 @@ export function renderMarkdown(report: Report): string {
     formatRow(COLUMN_HEADERS.map(() => '---')),
     ...toRows(report).map((row) => formatRow(row.map(escapeMarkdown))),
     '',
-    summaryLine(report.summary),
+    summaryLine(report.summary, rowUnit(report)),
   ];
   return `${lines.join('\n')}\n`;
 }

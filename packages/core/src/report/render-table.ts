@@ -1,5 +1,14 @@
 import type { Report } from './model.js';
-import { COLUMN_HEADERS, caseLabeler, RESULT_COLUMN, singleLine, summaryLine, toRows, visibleWidth } from './rows.js';
+import {
+  COLUMN_HEADERS,
+  caseLabeler,
+  RESULT_COLUMN,
+  rowUnit,
+  singleLine,
+  summaryLine,
+  toRows,
+  visibleWidth,
+} from './rows.js';
 
 /** Options of `renderTable`. */
 export interface TableOptions {
@@ -46,7 +55,7 @@ export function renderTable(report: Report, options: TableOptions = {}): string 
     ),
     ...rows.map((row) => formatLine(row, widths, styleCell)),
     '',
-    summaryLine(report.summary),
+    summaryLine(report.summary, rowUnit(report)),
   ];
   const label = caseLabeler(report.results);
   for (const result of report.results) {

@@ -116,11 +116,19 @@ export function formatDuration(durationMs: number): string {
   return ms < 10_000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
-/** Formats the line under the table, e.g. `3 cases: 2 passed, 1 failed` (`, 1 failed (1 not run)`). */
-export function summaryLine(summary: ReportSummary): string {
-  const cases = summary.total === 1 ? 'case' : 'cases';
+/**
+ * Formats the line under the table, e.g. `3 cases: 2 passed, 1 failed` (`, 1 failed (1 not run)`);
+ * `runs` when the rows are runs of cases by several agents or in several trials.
+ */
+export function summaryLine(summary: ReportSummary, unit: 'case' | 'run' = 'case'): string {
+  const noun = summary.total === 1 ? unit : `${unit}s`;
   const notRun = summary.notRun === undefined ? '' : ` (${summary.notRun} not run)`;
-  return `${summary.total} ${cases}: ${summary.passed} passed, ${summary.failed} failed${notRun}`;
+  return `${summary.total} ${noun}: ${summary.passed} passed, ${summary.failed} failed${notRun}`;
+}
+
+/** What a report's rows are: cases, or runs of cases (by several agents, in several trials). */
+export function rowUnit(report: Report): 'case' | 'run' {
+  return report.results.some((row) => row.agentName !== undefined || row.trial !== undefined) ? 'run' : 'case';
 }
 
 /** The message that explains a failed case: its error, else its first failed check's message. */

@@ -75,6 +75,7 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           allowSecrets: options.allowSecrets,
           sandbox: plan.sandbox,
           ...(plan.agent && { agent: agentSettings(plan.agent) }),
+          trial: plan.trial,
           ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
           ...(options.logs && {
             logs: caseLogLocation({
