@@ -203,6 +203,7 @@ describe('agents × trials through vitest run with the plugin', () => {
 
   it("gives each agent its own env constants and case HOME files, and no other agent's", async ({ expect }) => {
     const { p, tmp } = await skillProject();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, for the agent's shell
     const cmd = 'echo "FOO=${FOO:-unset}"; cat "$HOME/.agentrc" 2>/dev/null || echo "no rc"';
     await p.write(
       'vitest.config.ts',
