@@ -16,6 +16,8 @@ export interface CommandOptions {
   outputLimitBytes?: number;
   /** This command's environment instead of the case's (the agent's differs). @default the rules' `env` */
   env?: Record<string, string>;
+  /** Receives the command's stdout alone (see `RunProcessOptions.stdoutLog`). */
+  stdoutLog?: Writable;
 }
 
 /** The rules every command of a case runs under. */
@@ -53,6 +55,7 @@ export function createCommandRunner(rules: CommandRules): CommandRunner {
       ...(rules.signal && { signal: rules.signal }),
       ...(rules.killGraceMs !== undefined && { killGraceMs: rules.killGraceMs }),
       ...(options.log && { log: options.log }),
+      ...(options.stdoutLog && { stdoutLog: options.stdoutLog }),
       ...(options.outputLimitBytes !== undefined && { outputLimitBytes: options.outputLimitBytes }),
     });
   };

@@ -4,6 +4,8 @@ import type { AgentRun, FailedStep, Outcome } from '../report/model.js';
 export interface TrialFailure {
   step: FailedStep;
   message: string;
+  /** The outcome, where the step alone does not tell it (an agent over its budget). */
+  outcome?: Outcome;
 }
 
 /**
@@ -14,6 +16,7 @@ export interface TrialFailure {
  */
 export function outcomeOf(failure: TrialFailure | undefined, agent: AgentRun | undefined): Outcome {
   if (failure === undefined) return 'passed';
+  if (failure.outcome !== undefined) return failure.outcome;
   switch (failure.step) {
     case 'tamper':
       return 'tampered';

@@ -1,16 +1,18 @@
 import * as fs from 'node:fs/promises';
+import type { Writable } from 'node:stream';
 import { evaluateChecks } from '../checks/registry.js';
 import type { CheckContext, CheckResult } from '../checks/types.js';
 import type { CaseLogs, CommandLogName } from '../logs/case-logs.js';
 import { outputTail } from '../process/output-buffer.js';
 import type { ProcessResult } from '../process/types.js';
 import { matchRegexBounded, prewarmRegexMatcher } from '../regex/bounded-match.js';
-import type { AgentRun, FailedStep } from '../report/model.js';
+import type { AgentRun, Usage } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { assertWorkspaceIntact, type CaseArea } from '../workspace/case-area.js';
+import { type Budget, budgetExceeded } from './budget.js';
 import type { CommandOptions, CommandRunner } from './command-runner.js';
 import { describeCommandFailure } from './describe-failure.js';
-import { agentErrorOverCheck } from './outcome.js';
+import { agentErrorOverCheck, type TrialFailure } from './outcome.js';
 import { protectedPaths, restoreProtected } from './protect.js';
 
 /** Where the steps of a case run. */
@@ -33,6 +35,17 @@ export interface StepContext {
   signal?: AbortSignal;
   /** Where each command's whole output goes; no logs without it. */
   logs?: CaseLogs | undefined;
+  /** How the agent's usage is read: its stdout goes to `file`, which `read` reads once it has ended. */
+  usage?: UsageReader | undefined;
+  /** What the agent may report spending before its trial ends as over budget. */
+  budget?: Budget | undefined;
+}
+
+/** Reads an agent's usage from the file that holds its whole stdout. */
+export interface UsageReader {
+  /** Outside the workspace, in the case area. */
+  file: string;
+  read(file: string): Promise<Usage | undefined>;
 }
 
 // Of setup commands nothing of the output is reported, and of command checks the last 2000 characters
@@ -47,7 +60,7 @@ export interface StepsOutcome {
   setupLogs?: string[];
   agent?: AgentRun;
   tampered?: string[];
-  failure?: { step: FailedStep; message: string };
+  failure?: TrialFailure;
   /** Logs that could not be written. */
   warnings?: string[];
 }
@@ -83,12 +96,26 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   // Nothing of the setup runs alongside the agent.
   await context.settleLeftovers();
 
-  const { result, log: agentLog } = await logged.run(context.command, 'agent', undefined, context.agentEnv);
-  const agent = { ...toAgentRun(result), ...(agentLog !== undefined && { log: agentLog }) };
+  const stdout = context.usage === undefined ? undefined : await openStdoutFile(context.usage.file, logged.warnings);
+  const { result, log: agentLog } = await logged.run(context.command, 'agent', undefined, context.agentEnv, stdout);
+  const usage = stdout === undefined ? undefined : await readUsage(context.usage, logged.warnings);
+  const agent: AgentRun = {
+    ...toAgentRun(result),
+    ...(agentLog !== undefined && { log: agentLog }),
+    ...(usage !== undefined && { usage }),
+  };
   if (result.spawnError !== undefined || result.timedOut || result.aborted || result.limitExceeded) {
     const failure = describeCommandFailure(result, context.timeoutMs) ?? 'failed';
     const step = result.aborted ? 'harness' : 'agent';
     return withLogs({ checkResults: notEvaluated(), agent, failure: { step, message: `agent command ${failure}` } });
+  }
+  const overBudget = usage === undefined ? undefined : budgetExceeded(usage, context.budget);
+  if (overBudget !== undefined) {
+    return withLogs({
+      checkResults: notEvaluated(),
+      agent,
+      failure: { step: 'agent', message: overBudget, outcome: 'overBudget' },
+    });
   }
   // Nothing of the agent changes the workspace while it is checked.
   await context.settleLeftovers();
@@ -160,10 +187,12 @@ class LoggedRunner {
     name: CommandLogName,
     outputLimitBytes?: number,
     env?: Record<string, string>,
+    stdoutLog?: Writable,
   ): Promise<{ result: ProcessResult; log: string | undefined }> {
     const options: CommandOptions = {
       ...(outputLimitBytes !== undefined && { outputLimitBytes }),
       ...(env !== undefined && { env }),
+      ...(stdoutLog !== undefined && { stdoutLog }),
     };
     const opened = await this.#open(name);
     const result = await this.context.run(line, opened === undefined ? options : { ...options, log: opened.stream });
@@ -184,6 +213,32 @@ class LoggedRunner {
       return undefined;
     }
   }
+}
+
+/** The file the agent's stdout goes to, or undefined (and a warning) when it cannot be made. */
+async function openStdoutFile(file: string, warnings: string[]): Promise<Writable | undefined> {
+  try {
+    const handle = await fs.open(file, 'wx', 0o600);
+    return handle.createWriteStream();
+  } catch (error) {
+    warnings.push(`the agent's usage could not be read: its stdout file could not be made (${errorCode(error)})`);
+    return undefined;
+  }
+}
+
+/** The usage the agent reported, or undefined (and a warning) when its stdout cannot be read. */
+async function readUsage(reader: UsageReader | undefined, warnings: string[]): Promise<Usage | undefined> {
+  if (reader === undefined) return undefined;
+  try {
+    return await reader.read(reader.file);
+  } catch (error) {
+    warnings.push(`the agent's usage could not be read (${errorCode(error)})`);
+    return undefined;
+  }
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException | null)?.code ?? (error instanceof Error ? error.message : String(error));
 }
 
 function toAgentRun(result: ProcessResult): AgentRun {
