@@ -47,7 +47,7 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown(report)).toMatchInlineSnapshot(`
       "| id | result | checks | time | first failure |
       | --- | --- | --- | --- | --- |
-      | slow-agent | FAIL | 0/1 | 120.0s | agent command timed out after 120s |
+      | slow-agent | TIMEOUT | 0/1 | 120.0s | agent command timed out after 120s |
 
       1 case: 0 passed, 1 failed
       "

@@ -7,10 +7,10 @@ const result = (overrides: Partial<ReportResult>): ReportResult => ({
   suite: 'basics',
   file: 'bench/basics.bench.json',
   passed: true,
-  outcome: 'passed',
   durationMs: 1204,
   checkResults: [],
   ...overrides,
+  outcome: overrides.outcome ?? (overrides.passed === false ? 'failed' : 'passed'),
 });
 
 describe('renderProgressLine', () => {

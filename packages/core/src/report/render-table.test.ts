@@ -84,9 +84,9 @@ describe('renderTable', () => {
       }),
     ]);
     expect(renderTable(report)).toMatchInlineSnapshot(`
-      "id          result  checks  time    first failure
-      ----------  ------  ------  ------  ----------------------------------
-      slow-agent  FAIL    0/2     120.0s  agent command timed out after 120s
+      "id          result   checks  time    first failure
+      ----------  -------  ------  ------  ----------------------------------
+      slow-agent  TIMEOUT  0/2     120.0s  agent command timed out after 120s
 
       1 case: 0 passed, 1 failed
       "

@@ -42,11 +42,21 @@ describe('planSuite', () => {
 
 describe('selectedCases', () => {
   it('selects every case with their checks when nothing narrows the run', () => {
-    expect(selectedCases(planned, '4.1.12')).toEqual([
+    expect(selectedCases(planned, '4.1.12')?.map((entry) => entry.planned)).toEqual([
       { file: 'a.bench.json', suite: 'alpha', id: 'write-hello', checks: [{ kind: 'fileExists', path: 'hello.txt' }] },
       { file: 'a.bench.json', suite: 'alpha', id: 'write-world', checks: [] },
       { file: 'a.bench.json', suite: 'alpha', id: 'reply', checks: [] },
     ]);
+  });
+
+  it("selects each agent's cells, matching -t against suite > agent > case", () => {
+    const cells = (pattern: RegExp | undefined, version = '5.1.2') =>
+      selectedCases({ ...planned, selection: { testNamePattern: pattern } }, version, ['opus', 'haiku'])?.map(
+        (entry) => `${entry.agentName} ${entry.planned.id}`,
+      );
+    expect(cells(undefined)).toHaveLength(6);
+    expect(cells(/^alpha > haiku > /)).toEqual(['haiku write-hello', 'haiku write-world', 'haiku reply']);
+    expect(cells(/^alpha haiku reply$/, '4.1.12')).toEqual(['haiku reply']);
   });
 
   it('matches -t against the full name as Vitest 4 joins it (with a space)', () => {
