@@ -137,7 +137,7 @@ describe.concurrent('gz-bench CLI', () => {
       ['an unknown flag', ['suite.json', '--cmd', 'echo', '--bogus'], "Unknown option '--bogus'"],
       ['a repeated --cmd', ['suite.json', '--cmd', 'echo a', '--cmd', 'echo b'], '--cmd was given more than once'],
       ['--cmd without a value', ['suite.json', '--cmd'], "Option '--cmd <value>' argument missing"],
-      ['a missing --cmd', ['suite.json'], '--cmd is required'],
+      ['a missing --cmd', ['suite.json'], '--cmd or --agent is required'],
       [
         '--timeout abc',
         ['suite.json', '--cmd', 'echo', '--timeout', 'abc'],

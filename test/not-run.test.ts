@@ -60,6 +60,7 @@ function expectNotRun(expect: import('vitest').ExpectStatic, report: Report, fil
     checkResults: [{ kind: 'fileExists', path: 'done.txt', passed: false, skipped: true }],
     suite: 'crashes',
     file,
+    outcome: 'notRun',
     notRun: true,
     error: CRASHED,
     failedStep: 'harness',
