@@ -1,6 +1,6 @@
 import {
+  allowEnvProblem,
   assertValidTemplate,
-  ENV_NAME_PATTERN,
   isSandboxMode,
   MAX_TIMEOUT_SEC,
   type SandboxMode,
@@ -62,10 +62,8 @@ export function resolveOptions(
     throw new OptionsError('gz-bench option "logs" must be a directory or false');
   }
   const allowEnv = [...merged.allowEnv];
-  const badName = allowEnv.find((name) => !ENV_NAME_PATTERN.test(name));
-  if (badName !== undefined) {
-    throw new OptionsError(`gz-bench option "allowEnv" must list environment variable names, got "${badName}"`);
-  }
+  // GZ_BENCH_ALLOW_ENV, checked as it is read, replaces the option: what is left here is the option's.
+  if (fromEnv.allowEnv === undefined) assertAllowEnv('gz-bench option "allowEnv"', allowEnv);
   if (!isSandboxMode(merged.sandbox)) {
     throw new OptionsError(`gz-bench option "sandbox" must be auto, bwrap or none, got "${String(merged.sandbox)}"`);
   }
@@ -95,16 +93,27 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   const table = value('GZ_BENCH_TABLE');
   if (table !== undefined) options.table = parseBoolean('GZ_BENCH_TABLE', table);
   const allowEnv = value('GZ_BENCH_ALLOW_ENV');
-  if (allowEnv !== undefined)
+  if (allowEnv !== undefined) {
+    // Comma-separated as ever; an empty part (a trailing comma) is no name and no mistake here.
     options.allowEnv = allowEnv
       .split(',')
       .map((name) => name.trim())
       .filter(Boolean);
+    assertAllowEnv('GZ_BENCH_ALLOW_ENV', options.allowEnv);
+  }
   const allowSecrets = value('GZ_BENCH_ALLOW_SECRETS');
   if (allowSecrets !== undefined) options.allowSecrets = parseBoolean('GZ_BENCH_ALLOW_SECRETS', allowSecrets);
   const sandbox = value('GZ_BENCH_SANDBOX');
   if (sandbox !== undefined) options.sandbox = sandbox as SandboxMode;
   return options;
+}
+
+/** Names, lists and `PREFIX_*` patterns only, and none of the names gz-bench sets itself. */
+function assertAllowEnv(source: string, entries: readonly unknown[]): void {
+  for (const entry of entries) {
+    const problem = typeof entry === 'string' ? allowEnvProblem(entry) : `must list strings, got ${String(entry)}`;
+    if (problem !== undefined) throw new OptionsError(`${source}: ${problem}`);
+  }
 }
 
 function withoutUndefined<T extends object>(options: T): Partial<T> {
