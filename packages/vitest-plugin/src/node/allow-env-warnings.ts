@@ -21,14 +21,19 @@ export class AllowEnvWarner implements Reporter {
   /** @param env The harness's environment, which every case's commands are drawn from. */
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
-  /** A project's suite files, and the `allowEnv` of its plugin options (each project has its own plugin). */
-  addProject(matcher: SuiteFileMatcher, source: AllowEnvSource | undefined): void {
+  /**
+   * A project's suite files, and the `allowEnv` of its run (each project has its own plugin): its
+   * options' entries, and those of the agents it runs, each with where it was given.
+   */
+  addProject(matcher: SuiteFileMatcher, sources: readonly AllowEnvSource[]): void {
     this.matchers.push(matcher);
-    if (source === undefined || source.entries.length === 0) return;
-    const same = this.runSources.some(
-      (known) => known.origin === source.origin && known.entries.join('\n') === source.entries.join('\n'),
-    );
-    if (!same) this.runSources.push(source);
+    for (const source of sources) {
+      if (source.entries.length === 0) continue;
+      const same = this.runSources.some(
+        (known) => known.origin === source.origin && known.entries.join('\n') === source.entries.join('\n'),
+      );
+      if (!same) this.runSources.push(source);
+    }
   }
 
   onInit(vitest: Vitest): void {

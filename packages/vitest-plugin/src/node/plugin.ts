@@ -104,10 +104,9 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       });
       const reporter = addReporterOnce(vitest, hooks.reporter ?? new GzBenchReporter(reporterOptions(options)));
       reporter.addSuiteMatcher(isSuite);
-      addAllowEnvWarnerOnce(vitest).addProject(isSuite, {
-        entries: options.allowEnv,
-        origin: hooks.allowEnvOrigin ?? 'allowEnv',
-      });
+      addAllowEnvWarnerOnce(vitest).addProject(isSuite, [
+        { entries: options.allowEnv, origin: hooks.allowEnvOrigin ?? 'allowEnv' },
+      ]);
       addSweeperOnce(vitest);
     },
   };
