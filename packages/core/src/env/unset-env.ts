@@ -16,21 +16,22 @@ const MAX_ORIGINS = 3;
  */
 export function unsetAllowEnvWarnings(sources: readonly AllowEnvSource[], env: NodeJS.ProcessEnv): string[] {
   const setNames = Object.keys(env).filter((name) => env[name] !== undefined);
-  const unset = new Map<string, { pattern: boolean; origins: string[] }>();
+  // A Set: a suite of 10,000 cases may ask for the same name in each.
+  const unset = new Map<string, { pattern: boolean; origins: Set<string> }>();
   for (const { entries, origin } of sources) {
     for (const item of allowEnvItems(entries)) {
       const isSet =
         'name' in item ? env[item.name] !== undefined : setNames.some((name) => allowEnvMatches(item, name));
       if (isSet) continue;
       const shown = showAllowEnvItem(item);
-      const entry = unset.get(shown) ?? { pattern: 'prefix' in item, origins: [] };
-      if (!entry.origins.includes(origin)) entry.origins.push(origin);
+      const entry = unset.get(shown) ?? { pattern: 'prefix' in item, origins: new Set<string>() };
+      entry.origins.add(origin);
       unset.set(shown, entry);
     }
   }
   return [...unset].map(([shown, { pattern, origins }]) => {
-    const more = origins.length - MAX_ORIGINS;
-    const where = [...origins.slice(0, MAX_ORIGINS), ...(more > 0 ? [`${more} more`] : [])].join(', ');
+    const more = origins.size - MAX_ORIGINS;
+    const where = [...[...origins].slice(0, MAX_ORIGINS), ...(more > 0 ? [`${more} more`] : [])].join(', ');
     return pattern
       ? `${shown} (${where}) matches no variable that is set; the agent will receive none`
       : `${shown} (${where}) is not set; the agent will not receive it`;

@@ -1,9 +1,9 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import {
+  allowEnvProblem,
   assertUsableTempDir,
   assertValidTemplate,
   createRunCacheDir,
-  ENV_NAME_PATTERN,
   inlinePromptProblem,
   isSandboxMode,
   loadSuite,
@@ -79,8 +79,10 @@ export async function runCommand(args: string[]): Promise<number> {
   const testNamePattern = namePattern(values['test-name-pattern']);
   const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
   const allowEnv = values['allow-env'] ?? [];
-  const badName = allowEnv.find((name) => !ENV_NAME_PATTERN.test(name));
-  if (badName !== undefined) throw new UsageError(`--allow-env needs an environment variable name, got "${badName}"`);
+  for (const entry of allowEnv) {
+    const problem = allowEnvProblem(entry);
+    if (problem !== undefined) throw new UsageError(`--allow-env: ${problem}`);
+  }
   const sandbox = values.sandbox ?? 'auto';
   if (!isSandboxMode(sandbox)) throw new UsageError(`--sandbox must be auto, bwrap or none, got "${sandbox}"`);
   const concurrency = runConcurrency(values.concurrency, process.env.GZ_BENCH_CONCURRENCY);
@@ -201,7 +203,7 @@ async function runVitest(
         reporters: ['default'],
         ...(testNamePattern !== undefined && { testNamePattern }),
       },
-      { plugins: [createGzBenchPlugin(options, { reporter })], cacheDir },
+      { plugins: [createGzBenchPlugin(options, { reporter, allowEnvOrigin: '--allow-env' })], cacheDir },
       // With --json, stdout carries the report alone: Vitest's progress goes to stderr.
       json ? { stdout: process.stderr, stderr: process.stderr } : {},
     );

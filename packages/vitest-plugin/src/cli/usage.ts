@@ -31,8 +31,8 @@ run       Run every case of the suites through Vitest and score it.
               GZ_BENCH_CONCURRENCY); 1 runs them one at a time
   --json      print the JSON report on stdout instead of the table
   --keep      keep workspaces and print their paths
-  --allow-env pass the harness's environment variable NAME to the commands
-              (repeatable); they get a minimal environment otherwise
+  --allow-env pass the harness's variables NAME (or A,B, or PREFIX_*) to the
+              commands (repeatable); they get a minimal environment otherwise
   --allow-secrets  copy secret-looking files of fixture repositories too
   --sandbox   auto (default: bwrap when it works), bwrap, or none
   --markdown  write the Markdown scoreboard of a run with agents or trials to FILE

@@ -7,6 +7,7 @@ import type { Plugin } from 'vitest/config';
 import type { Vitest } from 'vitest/node';
 import { type GzBenchOptions, PROVIDE_KEY, type ResolvedGzBenchOptions } from '../shared/options.js';
 import { agentPoolKey } from '../shared/slot-protocol.js';
+import { addAllowEnvWarnerOnce } from './allow-env-warnings.js';
 import { EnvironmentError } from './environment-error.js';
 import { generateInvalidSuiteModule, generateSuiteModule } from './generate-module.js';
 import { ownPackageFiles } from './own-packages.js';
@@ -28,13 +29,17 @@ const RUNTIME_ID = fileURLToPath(new URL('../runtime/index.js', import.meta.url)
  * plugins: [gzBench({ cmd: 'my-agent --workdir {{dir}} "{{prompt}}"' })]
  */
 export function gzBench(options: GzBenchOptions = {}): Plugin {
-  return createGzBenchPlugin(resolveOptions(options));
+  // Where the run's allowEnv came from, for the warning about names that are not set.
+  const allowEnvOrigin = process.env.GZ_BENCH_ALLOW_ENV ? 'GZ_BENCH_ALLOW_ENV' : "the plugin's allowEnv";
+  return createGzBenchPlugin(resolveOptions(options), { allowEnvOrigin });
 }
 
 /** Extra wiring for callers that drive Vitest themselves (the CLI). */
 export interface PluginHooks {
   /** Use this reporter instead of adding one. */
   reporter?: GzBenchReporter;
+  /** How warnings name where the options' `allowEnv` was given (`--allow-env`). @default "allowEnv" */
+  allowEnvOrigin?: string;
 }
 
 /** Builds the plugin from options already resolved. */
@@ -107,6 +112,9 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       });
       const reporter = addReporterOnce(vitest, hooks.reporter ?? new GzBenchReporter(reporterOptions(options)));
       reporter.addSuiteMatcher(isSuite);
+      addAllowEnvWarnerOnce(vitest).addProject(isSuite, [
+        { entries: options.allowEnv, origin: hooks.allowEnvOrigin ?? 'allowEnv' },
+      ]);
       addSweeperOnce(vitest);
     },
   };

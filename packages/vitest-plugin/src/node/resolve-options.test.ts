@@ -70,6 +70,16 @@ describe('resolveOptions', () => {
     });
   });
 
+  it('takes allowEnv lists and PREFIX_* patterns, in the options and GZ_BENCH_ALLOW_ENV', () => {
+    expect(resolveOptions({ allowEnv: ['ANTHROPIC_*', 'A, B'] }, {}).allowEnv).toEqual(['ANTHROPIC_*', 'A, B']);
+    expect(resolveOptions({}, { GZ_BENCH_ALLOW_ENV: 'ANTHROPIC_*,GH_TOKEN,' }).allowEnv).toEqual([
+      'ANTHROPIC_*',
+      'GH_TOKEN',
+    ]);
+    // The variable replaces the option, whose entries then need not be valid.
+    expect(resolveOptions({ allowEnv: ['HOME'] }, { GZ_BENCH_ALLOW_ENV: 'X' }).allowEnv).toEqual(['X']);
+  });
+
   it('turns logs off with false, in the options or GZ_BENCH_LOGS', () => {
     expect(resolveOptions({ logs: false }, {}).logs).toBe(false);
     expect(resolveOptions({ logs: 'out/logs' }, { GZ_BENCH_LOGS: 'false' }).logs).toBe(false);
@@ -112,7 +122,23 @@ describe('resolveOptions', () => {
     [{}, { GZ_BENCH_TIMEOUT: 'abc' }, 'GZ_BENCH_TIMEOUT must be a number, got "abc"'],
     [{}, { GZ_BENCH_KEEP: 'maybe' }, 'GZ_BENCH_KEEP must be true or false, got "maybe"'],
     [{}, { GZ_BENCH_CONCURRENCY: '0' }, 'gz-bench option "concurrency" must be a positive integer, got 0'],
-    [{ allowEnv: ['API KEY'] }, {}, 'gz-bench option "allowEnv" must list environment variable names, got "API KEY"'],
+    [{ allowEnv: ['API KEY'] }, {}, 'gz-bench option "allowEnv": "API KEY" is not an environment variable name'],
+    [
+      { allowEnv: ['A,*'] },
+      {},
+      'gz-bench option "allowEnv": "*" would pass the whole environment; name a prefix (PREFIX_*)',
+    ],
+    [
+      { allowEnv: ['HOME'] },
+      {},
+      'gz-bench option "allowEnv": HOME is set by gz-bench: each case has a HOME of its own (realHome gives yours; an agent\'s "login" copies files from it), so it cannot be passed through',
+    ],
+    [{}, { GZ_BENCH_ALLOW_ENV: 'A,B*C' }, 'GZ_BENCH_ALLOW_ENV: "B*C": a pattern has one *, at its end (PREFIX_*)'],
+    [
+      {},
+      { GZ_BENCH_ALLOW_ENV: 'GZ_BENCH_*' },
+      'GZ_BENCH_ALLOW_ENV: GZ_BENCH_* names only variables gz-bench sets itself, so it cannot be passed through',
+    ],
     [{}, { GZ_BENCH_SANDBOX: 'docker' }, 'gz-bench option "sandbox" must be auto, bwrap or none, got "docker"'],
   ])('rejects %j with env %j', (options, env, message) => {
     expect(() => resolveOptions(options, env)).toThrow(new OptionsError(message));

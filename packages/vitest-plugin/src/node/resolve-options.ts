@@ -1,7 +1,7 @@
 import {
+  allowEnvProblem,
   assertValidTemplate,
   CellRuleError,
-  ENV_NAME_PATTERN,
   isSandboxMode,
   MAX_TIMEOUT_SEC,
   parseCellRule,
@@ -75,10 +75,8 @@ export function resolveOptions(
     throw new OptionsError('gz-bench option "logs" must be a directory or false');
   }
   const allowEnv = [...merged.allowEnv];
-  const badName = allowEnv.find((name) => !ENV_NAME_PATTERN.test(name));
-  if (badName !== undefined) {
-    throw new OptionsError(`gz-bench option "allowEnv" must list environment variable names, got "${badName}"`);
-  }
+  // GZ_BENCH_ALLOW_ENV, checked as it is read, replaces the option: what is left here is the option's.
+  if (fromEnv.allowEnv === undefined) assertAllowEnv('gz-bench option "allowEnv"', allowEnv);
   if (!isSandboxMode(merged.sandbox)) {
     throw new OptionsError(`gz-bench option "sandbox" must be auto, bwrap or none, got "${String(merged.sandbox)}"`);
   }
@@ -122,11 +120,14 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   const table = value('GZ_BENCH_TABLE');
   if (table !== undefined) options.table = parseBoolean('GZ_BENCH_TABLE', table);
   const allowEnv = value('GZ_BENCH_ALLOW_ENV');
-  if (allowEnv !== undefined)
+  if (allowEnv !== undefined) {
+    // Comma-separated as ever; an empty part (a trailing comma) is no name and no mistake here.
     options.allowEnv = allowEnv
       .split(',')
       .map((name) => name.trim())
       .filter(Boolean);
+    assertAllowEnv('GZ_BENCH_ALLOW_ENV', options.allowEnv);
+  }
   const allowSecrets = value('GZ_BENCH_ALLOW_SECRETS');
   if (allowSecrets !== undefined) options.allowSecrets = parseBoolean('GZ_BENCH_ALLOW_SECRETS', allowSecrets);
   const sandbox = value('GZ_BENCH_SANDBOX');
@@ -162,6 +163,14 @@ function assertPassRule(rule: unknown): void {
 function positiveAmount(name: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new OptionsError(`gz-bench option "${name}" must be a positive number, got ${String(value)}`);
+  }
+}
+
+/** Names, lists and `PREFIX_*` patterns only, and none of the names gz-bench sets itself. */
+function assertAllowEnv(source: string, entries: readonly unknown[]): void {
+  for (const entry of entries) {
+    const problem = typeof entry === 'string' ? allowEnvProblem(entry) : `must list strings, got ${String(entry)}`;
+    if (problem !== undefined) throw new OptionsError(`${source}: ${problem}`);
   }
 }
 
