@@ -114,6 +114,9 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       reporter.addSuiteMatcher(isSuite);
       addAllowEnvWarnerOnce(vitest).addProject(isSuite, [
         { entries: options.allowEnv, origin: hooks.allowEnvOrigin ?? 'allowEnv' },
+        ...options.agents.flatMap((agent) =>
+          agent.allowEnv?.length ? [{ entries: agent.allowEnv, origin: `allowEnv of agent "${agent.name}"` }] : [],
+        ),
       ]);
       addSweeperOnce(vitest);
     },
