@@ -1,0 +1,80 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/**
+ * Calls `onLine` with every line of the file that parses as JSON, reading it in chunks so that
+ * memory stays flat however long the output is. Lines that are not JSON (banners, warnings) are
+ * skipped, and so are lines longer than `maxLineBytes`, which are dropped as they stream by.
+ */
+export async function forEachJsonLine(
+  file: string,
+  maxLineBytes: number,
+  onLine: (record: unknown) => void,
+): Promise<void> {
+  await forEachLine(file, maxLineBytes, (line) => {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return;
+    let record: unknown;
+    try {
+      record = JSON.parse(trimmed);
+    } catch {
+      return;
+    }
+    onLine(record);
+  });
+}
+
+/** Calls `onLine` with every line (without its end) of at most `maxLineBytes` bytes. */
+export async function forEachLine(file: string, maxLineBytes: number, onLine: (line: string) => void): Promise<void> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let overlong = false;
+  const flush = () => {
+    if (!overlong) onLine(Buffer.concat(pending, pendingBytes).toString('utf8'));
+    pending = [];
+    pendingBytes = 0;
+    overlong = false;
+  };
+  for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
+    let buffer = chunk as Buffer;
+    for (let newline = buffer.indexOf(10); newline >= 0; newline = buffer.indexOf(10)) {
+      keep(buffer.subarray(0, newline));
+      flush();
+      buffer = buffer.subarray(newline + 1);
+    }
+    keep(buffer);
+  }
+  if (pendingBytes > 0 || pending.length > 0) flush();
+
+  function keep(part: Buffer): void {
+    if (overlong || part.length === 0) return;
+    if (pendingBytes + part.length > maxLineBytes) {
+      overlong = true;
+      pending = [];
+      pendingBytes = 0;
+      return;
+    }
+    // A copy: the stream reuses nothing, but a subarray would pin the whole chunk in memory.
+    pending.push(Buffer.from(part));
+    pendingBytes += part.length;
+  }
+}
+
+/** The file's text when it holds at most `maxBytes` bytes, or undefined for a longer file. */
+export async function readWhole(file: string, maxBytes: number): Promise<string | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes) return undefined;
+    const buffer = Buffer.alloc(size);
+    let offset = 0;
+    while (offset < size) {
+      const { bytesRead } = await handle.read(buffer, offset, size - offset, offset);
+      if (bytesRead === 0) break;
+      offset += bytesRead;
+    }
+    return buffer.subarray(0, offset).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}

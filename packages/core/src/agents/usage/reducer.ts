@@ -1,0 +1,23 @@
+import type { Usage } from '../../report/model.js';
+
+/** Where a reducer's records come from. */
+export type RecordSource =
+  /** Every line of stdout that parses as JSON, streamed: memory stays flat (JSONL formats). */
+  | 'lines'
+  /**
+   * Every JSON document of the whole stdout, read at once up to `maxBytes` (pretty-printed or
+   * one-line formats), the elements of a top-level array each one record.
+   */
+  | 'documents';
+
+/** Folds an agent's output records into its usage. One instance per extraction. */
+export interface UsageReducer {
+  add(record: unknown): void;
+  finish(): Usage | undefined;
+}
+
+/** How one format's usage is read: where its records come from and how they fold. */
+export interface RecordExtractor {
+  source: RecordSource;
+  reducer(): UsageReducer;
+}

@@ -1,0 +1,2 @@
+export * from './script.js';
+export { type ModelEndpoint, startModelEndpoint } from './server.js';
