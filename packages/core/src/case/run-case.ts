@@ -1,5 +1,7 @@
 import { tmpdir } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { UsageExtractor } from '../agents/definition.js';
+import { extractUsage } from '../agents/usage/extract-usage.js';
 import { CaseLogs } from '../logs/case-logs.js';
 import type { CaseLogLocation } from '../logs/log-paths.js';
 import { commandLaunch } from '../process/command-launch.js';
@@ -16,6 +18,7 @@ import { writePromptFile } from '../workspace/prompt-file.js';
 import { RemoveTreeError } from '../workspace/remove-tree.js';
 import { tempDirFault } from '../workspace/temp-dir.js';
 import { type AgentSettings, agentSettingsProblem } from './agent-settings.js';
+import type { Budget } from './budget.js';
 import { caseByteLimits, caseTimeoutSec } from './case-limits.js';
 import { commandEnvs } from './command-env.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
@@ -23,7 +26,7 @@ import { LeftoverSweep } from './leftover-sweep.js';
 import { outcomeOf } from './outcome.js';
 import { type PreparedWorkspace, prepareWorkspace } from './prepare-workspace.js';
 import { inlinePromptProblem, promptEnv } from './prompt-delivery.js';
-import { runSteps } from './steps.js';
+import { runSteps, type UsageReader } from './steps.js';
 
 export { caseBudgetMs, caseTimeoutSec } from './case-limits.js';
 
@@ -64,6 +67,19 @@ export interface RunCaseOptions {
   agent?: AgentSettings;
   /** Which trial of its (agent, case) cell this run is, from 1: its commands see it as `GZ_BENCH_TRIAL`. */
   trial?: number;
+  /** How the agent's usage is read from its whole stdout; none is read without it. */
+  usage?: UsageExtractor;
+  /** What the agent may report spending before its trial ends as `overBudget` (needs `usage`). */
+  budget?: Budget;
+}
+
+// A single JSON document is parsed whole, so it must fit in memory: the case's maxOutputMB, or this.
+const DEFAULT_USAGE_BYTES = 256 * 1024 * 1024;
+
+/** Where the agent's stdout goes (in the case area, outside the workspace), and how its usage is read. */
+function usageReader(extractor: UsageExtractor, area: CaseArea, maxOutputBytes: number | undefined): UsageReader {
+  const maxBytes = maxOutputBytes ?? DEFAULT_USAGE_BYTES;
+  return { file: join(area.root, 'agent-stdout'), read: (file) => extractUsage(file, extractor, { maxBytes }) };
 }
 
 /** The variable that tells a case's commands which trial of its cell they run in. */
@@ -188,6 +204,8 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     logs,
     settleLeftovers: () => leftovers.settle(),
     ...(options.signal && { signal: options.signal }),
+    ...(options.usage && { usage: usageReader(options.usage, area, caseByteLimits(testCase).output) }),
+    ...(options.budget && { budget: options.budget }),
   });
   warnings.push(...(outcome.warnings ?? []));
   return {

@@ -1,4 +1,4 @@
-import type { AgentDefinition } from '@gz-bench/core';
+import { type AgentDefinition, AgentFlagError, parseAgentFlag } from '@gz-bench/core';
 import { OptionsError } from '../node/options-error.js';
 import { resolveAgents } from '../node/resolve-agents.js';
 import { parsePassRule } from '../node/resolve-options.js';
@@ -39,19 +39,23 @@ export function cellFlags(values: {
 }
 
 /**
- * The agents of `--agent` flags, in order: `NAME=TEMPLATE` names a command of your own. Names must
- * differ.
+ * The agents of `--agent` flags, in order: `NAME=TEMPLATE` names a command of your own, `PRESET`,
+ * `PRESET:MODEL`, `NAME=PRESET` and `NAME=PRESET:MODEL` a preset. Names must differ.
  */
 export function resolveCliAgents(flags: readonly string[]): AgentDefinition[] {
   const agents: Record<string, AgentOption> = {};
   for (const flag of flags) {
-    const equals = flag.indexOf('=');
-    if (equals <= 0 || equals === flag.length - 1) {
-      throw new UsageError(`--agent needs NAME=TEMPLATE, got "${flag}"`);
+    let definition: AgentDefinition;
+    try {
+      definition = parseAgentFlag(flag);
+    } catch (error) {
+      if (error instanceof AgentFlagError) throw new UsageError(error.message);
+      throw error;
     }
-    const name = flag.slice(0, equals);
-    if (name in agents) throw new UsageError(`--agent "${name}" was given twice: each agent needs a name of its own`);
-    agents[name] = flag.slice(equals + 1);
+    if (Object.hasOwn(agents, definition.name)) {
+      throw new UsageError(`--agent "${definition.name}" was given twice: each agent needs a name of its own`);
+    }
+    agents[definition.name] = definition;
   }
   if (flags.length === 0) return [];
   return usage(() => resolveAgents(agents, undefined, undefined));

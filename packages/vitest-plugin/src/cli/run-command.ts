@@ -14,8 +14,10 @@ import {
 } from '@gz-bench/core';
 import { escapePath } from 'tinyglobby';
 import { createVitest } from 'vitest/node';
+import { OptionsError } from '../node/options-error.js';
 import { createGzBenchPlugin } from '../node/plugin.js';
 import { GzBenchReporter } from '../node/reporter.js';
+import { assertSafeAgents } from '../node/resolve-agents.js';
 import { DEFAULT_CONCURRENCY } from '../node/resolve-options.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
@@ -76,6 +78,12 @@ export async function runCommand(args: string[]): Promise<number> {
   if (values.cmd !== undefined) assertValidTemplate(values.cmd);
   const agents = resolveCliAgents(agentFlags);
   const cells = cellFlags(values);
+  try {
+    assertSafeAgents(agents, values.cmd, cells.unsafe);
+  } catch (error) {
+    if (error instanceof OptionsError) throw new UsageError(error.message.replace(/^gz-bench: /, ''));
+    throw error;
+  }
   const testNamePattern = namePattern(values['test-name-pattern']);
   const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
   const allowEnv = values['allow-env'] ?? [];

@@ -1,4 +1,13 @@
-import { type AgentDefinition, agentSettingsProblem, assertValidTemplate, TemplateError } from '@gz-bench/core';
+import {
+  type AgentDefinition,
+  agentSettingsProblem,
+  assertValidTemplate,
+  parseUsageExtractor,
+  TemplateError,
+  UsageExtractorError,
+  unsafeAgents,
+  unsafeGateMessage,
+} from '@gz-bench/core';
 import picomatch from 'picomatch';
 import type { AgentOption } from '../shared/options.js';
 import { OptionsError } from './options-error.js';
@@ -51,6 +60,14 @@ function agentDefinition(name: string, option: AgentOption): AgentDefinition {
   }
   const settings = agentSettingsProblem(definition);
   if (settings !== undefined) throw new OptionsError(`${where}: ${settings}`);
+  if (definition.usage !== undefined) {
+    try {
+      parseUsageExtractor(definition.usage, `${where}: "usage"`);
+    } catch (error) {
+      if (error instanceof UsageExtractorError) throw new OptionsError(error.message);
+      throw error;
+    }
+  }
   const { concurrency } = definition;
   if (concurrency !== undefined && (!Number.isSafeInteger(concurrency) || concurrency < 1)) {
     throw new OptionsError(`${where}: "concurrency" must be a positive integer, got ${String(concurrency)}`);
@@ -84,4 +101,14 @@ function filterAgents(agents: AgentDefinition[], filter: readonly string[] | und
     for (const name of found) picked.add(name);
   }
   return agents.filter((agent) => picked.has(agent.name));
+}
+
+/**
+ * Stops a run, before anything starts, whose agents (or `cmd`) turn off their own approval prompts,
+ * unless `unsafe` allows it; the message names each agent and its flags.
+ */
+export function assertSafeAgents(agents: readonly AgentDefinition[], cmd: string | undefined, unsafe: boolean): void {
+  if (unsafe) return;
+  const found = unsafeAgents([...agents, ...(cmd === undefined ? [] : [{ name: 'cmd', cmd }])]);
+  if (found.length > 0) throw new OptionsError(`gz-bench: ${unsafeGateMessage(found)}`);
 }

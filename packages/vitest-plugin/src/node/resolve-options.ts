@@ -10,7 +10,7 @@ import {
 } from '@gz-bench/core';
 import type { GzBenchOptions, PassRule, ResolvedGzBenchOptions } from '../shared/options.js';
 import { OptionsError } from './options-error.js';
-import { resolveAgents } from './resolve-agents.js';
+import { assertSafeAgents, resolveAgents } from './resolve-agents.js';
 
 export { OptionsError } from './options-error.js';
 
@@ -70,6 +70,7 @@ export function resolveOptions(
   if (merged.maxTokens !== undefined) positiveInteger('maxTokens', merged.maxTokens);
   if (merged.markdown === '') throw new OptionsError('gz-bench option "markdown" must be a path or false');
   const agents = resolveAgents(agentOptions, agentFilter, merged.cmd);
+  assertSafeAgents(agents, merged.cmd, merged.unsafe);
   if (merged.report === '') throw new OptionsError('gz-bench option "report" must be a path or false');
   if (merged.logs !== false && (typeof merged.logs !== 'string' || merged.logs.trim() === '')) {
     throw new OptionsError('gz-bench option "logs" must be a directory or false');

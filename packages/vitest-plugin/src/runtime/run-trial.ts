@@ -75,6 +75,8 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           allowSecrets: options.allowSecrets,
           sandbox: plan.sandbox,
           ...(plan.agent && { agent: agentSettings(plan.agent) }),
+          ...(plan.agent?.usage && { usage: plan.agent.usage }),
+          ...(budgetOf(options) && { budget: budgetOf(options) }),
           trial: plan.trial,
           ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
           ...(options.logs && {
@@ -88,7 +90,7 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           }),
         }),
       );
-      return { ...(exceeded ? overBudget(value, budgetMs) : value), ...label };
+      return withServedModel({ ...(exceeded ? overBudget(value, budgetMs) : value), ...label }, plan.agent);
     } finally {
       // Only now: runCase resolves once the case's processes are dead and its area is gone.
       slot.release();
@@ -96,6 +98,29 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** The run's budget of each trial, when it sets one. */
+function budgetOf(options: WorkerOptions): { maxCostUsd?: number; maxTokens?: number } | undefined {
+  if (options.maxCostUsd === undefined && options.maxTokens === undefined) return undefined;
+  return {
+    ...(options.maxCostUsd !== undefined && { maxCostUsd: options.maxCostUsd }),
+    ...(options.maxTokens !== undefined && { maxTokens: options.maxTokens }),
+  };
+}
+
+/**
+ * Warns when the model that served the agent is not the one it was asked for: a provider's fallback
+ * or a misread setting, which would put the wrong model's numbers under the agent's name.
+ */
+function withServedModel(result: TrialResult, agent: AgentDefinition | undefined): TrialResult {
+  const served = result.agent?.usage?.model;
+  const asked = agent?.model;
+  if (served === undefined || asked === undefined) return result;
+  const same = served.toLowerCase().includes(asked.toLowerCase()) || asked.toLowerCase().includes(served.toLowerCase());
+  if (same) return result;
+  const warning = `agent "${agent?.name}" asked for model ${asked}, and ${served} served it`;
+  return { ...result, warnings: [...(result.warnings ?? []), warning] };
 }
 
 /** What of the agent's definition shapes its environment and HOME. */
