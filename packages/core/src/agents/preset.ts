@@ -16,6 +16,13 @@ export interface PresetOptions {
   bin?: string;
   /** The agent's name; default: the preset's name, or `preset:model` with a model. */
   name?: string;
+  /**
+   * Use the login you already have: copy the CLI's login files from your real HOME (e.g.
+   * `.claude/.credentials.json` and `.claude.json`) into each case HOME, writable there, the real
+   * ones never changed. Without it the agent starts logged out, with API keys from `allowEnv` only.
+   * @default false
+   */
+  login?: boolean;
 }
 
 /** Raised for a preset name gz-bench does not know; the message suggests the nearest. */
@@ -58,7 +65,7 @@ export function preset(name: string, options: PresetOptions = {}): AgentDefiniti
     env: { ...spec.env },
     allowEnv: [...spec.allowEnv],
     home: spec.home(model),
-    login: [...spec.login],
+    ...(options.login === true && { login: [...spec.login] }),
     usage: { builtin: spec.name },
   };
 }
