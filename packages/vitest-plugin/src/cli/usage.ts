@@ -6,7 +6,8 @@ Usage:
                [--trials k] [--pass-rule majority|all|any|SHARE] [-t PATTERN]
                [--timeout n] [--concurrency n] [--json] [--keep]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
-               [--logs DIR] [--markdown FILE]
+               [--logs DIR] [--markdown FILE] [--unsafe]
+               [--max-cost-usd X] [--max-tokens N]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
   gz-bench --help | --version
@@ -19,8 +20,11 @@ run       Run every case of the suites through Vitest and score it.
               {{promptFile}}  the path of a read-only file holding the prompt, for
                               prompts of any length; stdin: my-agent < {{promptFile}}
               {{dir}}         the absolute workspace path
-  --agent     NAME=TEMPLATE: one of several agents, each run on every case
-              (repeatable; instead of --cmd)
+  --agent     one of several agents, each run on every case (repeatable; instead
+              of --cmd): NAME=TEMPLATE, or a preset: PRESET, PRESET:MODEL,
+              NAME=PRESET[:MODEL] (claude-code, codex, gemini, qwen, opencode)
+  --unsafe    let agents run that turn off their own approval prompts
+  --max-cost-usd, --max-tokens  end a trial whose agent reports more as over budget
   --trials    runs of each (agent, case), each in a fresh workspace (default 1)
   --pass-rule when a cell of several trials passes: majority (default), all,
               any, or a share such as 0.6 or 60%
