@@ -68,7 +68,7 @@ function netnsPrefix(user: AgentUser): string[] {
   const gid = user === 'nobody' ? NOBODY : (process.getgid?.() ?? NOBODY);
   const back = `exec unshare --user --map-user=${uid} --map-group=${gid} -- "$@"`;
   const inner = ['unshare', '--user', '--map-root-user', ...namespaces, '--', 'sh', '-c', `${loUp}${back}`, 'sh'];
-  return user === 'nobody' ? ['runuser', '-u', 'nobody', '--', ...inner] : inner;
+  return user === 'nobody' ? ['runuser', '--preserve-environment', '-u', 'nobody', '--', ...inner] : inner;
 }
 
 /**
