@@ -36,7 +36,13 @@ describe.skipIf(offlineUnavailable() !== undefined)('codex preset against the re
 describe.skipIf(offlineUnavailable('nobody') !== undefined)('codex preset as an ordinary user', () => {
   it('runs as nobody too', async () => {
     const { usage } = await runPreset(spec(shortScript, 'nobody'), 2, dispose);
-    expect(usage).toEqual({ inputTokens: 3100, outputTokens: 52, cachedInputTokens: 0, cacheWriteTokens: 0, toolCalls: 1 });
+    expect(usage).toEqual({
+      inputTokens: 3100,
+      outputTokens: 52,
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+      toolCalls: 1,
+    });
   });
 });
 
