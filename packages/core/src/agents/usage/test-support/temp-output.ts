@@ -1,11 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 
 /** Real agent stdout captured from the CLIs by the offline end-to-end tests (test/agents). */
 export function transcriptPath(name: 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'opencode'): string {
-  return new URL(`./transcripts/${name}.stdout`, import.meta.url).pathname;
+  return fileURLToPath(new URL(`./transcripts/${name}.stdout`, import.meta.url));
 }
 
 /** Writes stdout files into a temp dir that is removed after the test file. Call once at the top level. */
