@@ -1,44 +1,26 @@
-import { readFile } from 'node:fs/promises';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { preset } from '../../packages/core/src/agents/preset.js';
-import { extractUsage } from '../../packages/core/src/agents/usage/extract-usage.js';
-import { type AgentUser, offlineUnavailable, runAgentOffline, workspaceFile } from '../support/agent-cli.js';
+import { offlineUnavailable } from '../support/agent-cli.js';
 import { LONG_STEPS, LONG_TOTALS, longScript, shortScript, type WriteCall } from './long-script.js';
-import { expectAllowed, expectCleanExit, expectScriptPlayed } from './offline-checks.js';
+import { disposeRunsAfterAll, type PresetRun, runPreset } from './offline-run.js';
 
-// Claude Code from node_modules (a pinned devDependency), driven by the scripted endpoint through
-// the claude-code preset's own command, offline: a network namespace with loopback alone.
+// Claude Code from node_modules through the claude-code preset's command, at ANTHROPIC_BASE_URL
+// (the Messages API, streamed), offline.
 const write: WriteCall = (path, content) => ({ name: 'Write', arguments: { file_path: path, content } });
 const served = 'claude-sonnet-4-5-20250929';
-const endpointEnv = (origin: string) => ({ ANTHROPIC_BASE_URL: origin, ANTHROPIC_API_KEY: 'sk-ant-test-not-a-key' });
-const disposals: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  await Promise.all(disposals.map((dispose) => dispose()));
+const dispose = disposeRunsAfterAll();
+const spec = (script: typeof longScript, user?: 'nobody'): PresetRun => ({
+  definition: preset('claude-code', { model: 'claude-sonnet-4-5' }),
+  script: (workspace) => script(workspace, write, served),
+  endpointEnv: (origin) => ({ ANTHROPIC_BASE_URL: origin, ANTHROPIC_API_KEY: 'sk-ant-test-not-a-key' }),
+  ...(user === undefined ? {} : { user }),
 });
-
-async function run(user: AgentUser, script: typeof longScript | typeof shortScript) {
-  const definition = preset('claude-code', { model: 'claude-sonnet-4-5' });
-  expectAllowed(definition, Object.keys(endpointEnv('')));
-  const result = await runAgentOffline({
-    definition,
-    script: (workspace) => script(workspace, write, served),
-    endpointEnv,
-    prompt: '- Create hello.txt containing hi, then a few more files.',
-    timeoutMs: 100_000,
-    user,
-  });
-  disposals.push(result.dispose);
-  const stdout = await readFile(result.stdoutFile, 'utf8');
-  expectCleanExit(result, stdout);
-  return { definition, result, stdout };
-}
 
 describe.skipIf(offlineUnavailable() !== undefined)('claude-code preset against the real Claude Code', () => {
   it('does the scripted work over 15 model calls, and its usage is the endpoint’s to the token', async () => {
-    const { definition, result } = await run('self', longScript);
-    expect(await workspaceFile(result, 'hello.txt')).toBe('hi\n');
-    expectScriptPlayed(result, LONG_STEPS);
-    const usage = await extractUsage(result.stdoutFile, definition.usage ?? { builtin: '' }, { maxBytes: 8 << 20 });
+    const { usage } = await runPreset(spec(longScript), LONG_STEPS, dispose);
+    // Anthropic counts cache reads and writes beside the input; the cost is Claude Code's own
+    // estimate from its price list, so only its presence is the endpoint's doing.
     expect(usage).toEqual({
       inputTokens: LONG_TOTALS.input,
       outputTokens: LONG_TOTALS.output,
@@ -56,10 +38,7 @@ describe.skipIf(offlineUnavailable() !== undefined)('claude-code preset against 
 
 describe.skipIf(offlineUnavailable('nobody') !== undefined)('claude-code preset as an ordinary user', () => {
   it('runs as nobody too', async () => {
-    const { definition, result } = await run('nobody', shortScript);
-    expect(await workspaceFile(result, 'hello.txt')).toBe('hi\n');
-    expectScriptPlayed(result, 2);
-    const usage = await extractUsage(result.stdoutFile, definition.usage ?? { builtin: '' }, { maxBytes: 8 << 20 });
+    const { usage } = await runPreset(spec(shortScript, 'nobody'), 2, dispose);
     expect(usage).toMatchObject({ inputTokens: 3100, outputTokens: 52, model: served, turns: 2, toolCalls: 1 });
   });
 });

@@ -58,7 +58,7 @@ export function offlineUnavailable(user: AgentUser = 'self'): string | undefined
  * stays root; otherwise (and for `nobody`) a user namespace maps the user to root just long enough to
  * bring loopback up, and a nested one maps it back to the user's own uid.
  */
-function netnsPrefix(user: AgentUser): string[] {
+export function netnsPrefix(user: AgentUser): string[] {
   const namespaces = ['--net', '--pid', '--fork', '--kill-child'];
   const loUp = 'ip link set lo up || exit 97; ';
   if (user === 'self' && process.getuid?.() === 0) {
@@ -68,7 +68,7 @@ function netnsPrefix(user: AgentUser): string[] {
   const gid = user === 'nobody' ? NOBODY : (process.getgid?.() ?? NOBODY);
   const back = `exec unshare --user --map-user=${uid} --map-group=${gid} -- "$@"`;
   const inner = ['unshare', '--user', '--map-root-user', ...namespaces, '--', 'sh', '-c', `${loUp}${back}`, 'sh'];
-  return user === 'nobody' ? ['runuser', '-u', 'nobody', '--', ...inner] : inner;
+  return user === 'nobody' ? ['runuser', '--preserve-environment', '-u', 'nobody', '--', ...inner] : inner;
 }
 
 /**

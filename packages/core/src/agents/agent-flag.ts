@@ -37,6 +37,10 @@ export function parseAgentFlag(text: string): AgentDefinition {
     throw new AgentFlagError(`--agent "${text}" has nothing after "="; give a preset or a command template`);
   const reference = REFERENCE.exec(rest);
   if (reference && isPresetName(reference[1] ?? '')) return presetReference(rest, name, false);
+  // `claud-code:haiku` is no command anyone has: a misspelt preset with a model.
+  if (reference?.[2] !== undefined && nearestName(reference[1] ?? '', PRESET_NAMES) !== undefined) {
+    throw new AgentFlagError(`--agent: ${unknownPresetMessage(reference[1] ?? '')}`);
+  }
   return { name, cmd: rest };
 }
 

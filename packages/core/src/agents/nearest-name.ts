@@ -1,11 +1,16 @@
 /**
- * The candidate closest to `name` by edit distance, when it is close enough to be a likely typo
- * (at most a third of its length, and at least 1 edit away), for "did you mean …?" hints.
+ * The candidate that `name` most likely misspells, for "did you mean …?" hints: the shortest that
+ * starts with it, else the closest by edit distance when that is at most a third of its length.
  */
 export function nearestName(name: string, candidates: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  // A name cut short (`claude` for `claude-code`) is the likeliest typo of all.
+  const extended = candidates
+    .filter((candidate) => lower.length >= 3 && candidate.toLowerCase().startsWith(lower))
+    .sort((a, b) => a.length - b.length)[0];
+  if (extended !== undefined) return extended;
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
-  const lower = name.toLowerCase();
   for (const candidate of candidates) {
     const distance = editDistance(lower, candidate.toLowerCase());
     if (distance < bestDistance) {
@@ -14,8 +19,7 @@ export function nearestName(name: string, candidates: readonly string[]): string
     }
   }
   if (best === undefined) return undefined;
-  const prefix = best.toLowerCase().startsWith(lower) || lower.startsWith(best.toLowerCase());
-  return prefix || bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
+  return bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
 }
 
 /** Levenshtein distance (insertions, deletions, substitutions). */

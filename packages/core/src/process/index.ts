@@ -1,6 +1,7 @@
 export { MAX_ARG_STRLEN } from './arg-limits.js';
 export { type CommandLaunch, type CommandLaunchOptions, type Containment, commandLaunch } from './command-launch.js';
 export { type DiskUsage, diskUsage } from './disk-usage.js';
+export { findOnPath } from './find-on-path.js';
 export { dieWith } from './guardian.js';
 export { DEFAULT_OUTPUT_LIMIT_BYTES, outputTail } from './output-buffer.js';
 export { CONTAINMENT_ENV, type PidNamespaceProbe, probePidNamespace } from './pid-namespace.js';

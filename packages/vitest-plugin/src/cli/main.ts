@@ -12,6 +12,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   run: async (args) => (await import('./run-command.js')).runCommand(args),
   validate: validateCommand,
   init: initCommand,
+  doctor: async (args) => (await import('./doctor-command.js')).doctorCommand(args),
 };
 
 /** Runs the gz-bench CLI and resolves to its exit code. Users see messages, never stack traces, for their own mistakes. */

@@ -10,6 +10,7 @@ Usage:
                [--max-cost-usd X] [--max-tokens N]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
+  gz-bench doctor [--agent PRESET|NAME=PRESET[:MODEL]|NAME=TEMPLATE]...
   gz-bench --help | --version
 
 run       Run every case of the suites through Vitest and score it.
@@ -47,6 +48,10 @@ run       Run every case of the suites through Vitest and score it.
 validate  Check a suite's structure. Exit 0 if valid.
 init      Write example-suite.json (default: the current directory), whose cases
           pass with --cmd "echo done".
+doctor    For every preset (claude-code, codex, gemini, qwen, opencode), or the agents
+          given with --agent: installed or not, its version, the exact command it
+          will run, which of its variables are set (names only) and what is missing.
+          Exit 0 when every agent is ready.
 
 Exit codes: 0 all cases passed (or validate/init succeeded),
             1 at least one case failed, 2 usage or validation error.

@@ -5,7 +5,7 @@ import { jsonExtractor, jsonlExtractor } from './declared.js';
 import { jsonDocuments } from './json-documents.js';
 import { forEachJsonLine, forEachLine, readWhole } from './read-output.js';
 import type { RecordExtractor } from './reducer.js';
-import { regexUsage } from './regex-extract.js';
+import { REGEX_TIMEOUT_MS, regexUsage } from './regex-extract.js';
 import { addFigures, finishUsage, USAGE_FIELDS } from './usage-fields.js';
 
 /** Bounds of one extraction. */
@@ -16,6 +16,8 @@ export interface ExtractUsageOptions {
    * for a regular expression.
    */
   maxBytes: number;
+  /** How long a user's regular expression may run over one window of output. @default 5000 */
+  regexTimeoutMs?: number;
 }
 
 /**
@@ -30,7 +32,9 @@ export async function extractUsage(
   extractor: UsageExtractor,
   options: ExtractUsageOptions,
 ): Promise<Usage | undefined> {
-  if ('regex' in extractor) return extractWithRegex(stdoutFile, extractor, options.maxBytes);
+  if ('regex' in extractor) {
+    return extractWithRegex(stdoutFile, extractor, options.maxBytes, options.regexTimeoutMs ?? REGEX_TIMEOUT_MS);
+  }
   return finishUsage(await reduceRecords(stdoutFile, recordExtractor(extractor), options.maxBytes));
 }
 
@@ -51,10 +55,7 @@ async function reduceRecords(file: string, extractor: RecordExtractor, maxBytes:
     await forEachJsonLine(file, maxBytes, (record) => reducer.add(record));
   } else {
     const text = await readWhole(file, maxBytes);
-    for (const document of text === undefined ? [] : jsonDocuments(text)) {
-      if (Array.isArray(document)) for (const record of document) reducer.add(record);
-      else reducer.add(document);
-    }
+    for (const document of text === undefined ? [] : jsonDocuments(text)) reducer.add(document);
   }
   return reducer.finish() ?? {};
 }
@@ -67,17 +68,19 @@ async function extractWithRegex(
   file: string,
   extractor: { regex: string; flags?: string; sum?: boolean },
   maxBytes: number,
+  timeoutMs: number,
 ): Promise<Usage | undefined> {
   const sum = extractor.sum === true;
   const flags = extractor.flags ?? '';
+  const match = (text: string) => regexUsage(text, extractor.regex, flags, sum, timeoutMs);
   const whole = await readWhole(file, maxBytes);
-  if (whole !== undefined) return finishUsage(regexUsage(whole, extractor.regex, flags, sum));
+  if (whole !== undefined) return finishUsage(match(whole));
   let usage: Usage = {};
   let window: string[] = [];
   let windowBytes = 0;
   const flush = () => {
     if (window.length === 0) return;
-    usage = merge(usage, regexUsage(window.join('\n'), extractor.regex, flags, sum), sum);
+    usage = merge(usage, match(window.join('\n')), sum);
     window = [];
     windowBytes = 0;
   };

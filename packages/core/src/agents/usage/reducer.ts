@@ -4,10 +4,7 @@ import type { Usage } from '../../report/model.js';
 export type RecordSource =
   /** Every line of stdout that parses as JSON, streamed: memory stays flat (JSONL formats). */
   | 'lines'
-  /**
-   * Every JSON document of the whole stdout, read at once up to `maxBytes` (pretty-printed or
-   * one-line formats), the elements of a top-level array each one record.
-   */
+  /** Every JSON document of the whole stdout, read at once up to `maxBytes` (pretty-printed or one-line formats). */
   | 'documents';
 
 /** Folds an agent's output records into its usage. One instance per extraction. */

@@ -17,7 +17,13 @@ export class UsageRegexTimeoutError extends Error {
  * last match's). The match runs in a separate V8 context with a time limit, because the agent writes
  * the text: a pattern that backtracks catastrophically on it is stopped, never the run.
  */
-export function regexUsage(text: string, source: string, flags: string, sum: boolean): Usage {
+export function regexUsage(
+  text: string,
+  source: string,
+  flags: string,
+  sum: boolean,
+  timeoutMs = REGEX_TIMEOUT_MS,
+): Usage {
   const context = createContext({ text, source, flags: `${flags.replace(/[gy]/g, '')}g` });
   let matches: Array<Array<[string, string]>>;
   try {
@@ -26,12 +32,12 @@ export function regexUsage(text: string, source: string, flags: string, sum: boo
       `Array.from(text.matchAll(new RegExp(source, flags)), (m) =>
         Object.entries(m.groups ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [String(k), String(v)]))`,
       context,
-      { timeout: REGEX_TIMEOUT_MS },
+      { timeout: timeoutMs },
     ) as Array<Array<[string, string]>>;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
       throw new UsageRegexTimeoutError(
-        `the usage pattern /${source}/ did not finish within ${REGEX_TIMEOUT_MS / 1000}s on the agent's output (it backtracks too much); simplify it`,
+        `the usage pattern /${source}/ did not finish within ${timeoutMs / 1000}s on the agent's output (it backtracks too much); simplify it`,
       );
     }
     throw error;

@@ -16,8 +16,13 @@ export function claudeStyleReducer(): UsageReducer {
   // tool call once, by its own id.
   const toolUseIds = new Set<string>();
   let anonymousToolUses = 0;
-  return {
+  const reducer: UsageReducer = {
     add(record) {
+      // Qwen Code's `json` format is one array of these records.
+      if (Array.isArray(record)) {
+        for (const element of record) reducer.add(element);
+        return;
+      }
       if (!isRecord(record)) return;
       if (record.type === 'result') {
         result = record;
@@ -53,6 +58,7 @@ export function claudeStyleReducer(): UsageReducer {
       return usage;
     },
   };
+  return reducer;
 }
 
 /** Qwen Code's own count, `result.stats.tools.totalCalls`. */

@@ -1,0 +1,25 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+
+/** Real agent stdout captured from the CLIs by the offline end-to-end tests (test/agents). */
+export function transcriptPath(name: 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'opencode'): string {
+  return fileURLToPath(new URL(`./transcripts/${name}.stdout`, import.meta.url));
+}
+
+/** Writes stdout files into a temp dir that is removed after the test file. Call once at the top level. */
+export function outputFiles(): (text: string | Buffer) => Promise<string> {
+  let dir: Promise<string> | undefined;
+  let count = 0;
+  afterAll(async () => {
+    if (dir) await rm(await dir, { recursive: true, force: true });
+  });
+  return async (text) => {
+    dir ??= mkdtemp(join(tmpdir(), 'gzb-usage-'));
+    const file = join(await dir, `stdout-${++count}`);
+    await writeFile(file, text);
+    return file;
+  };
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { preset } from '../../packages/core/src/agents/preset.js';
+import { offlineUnavailable } from '../support/agent-cli.js';
+import { LONG_STEPS, LONG_TOTALS, longScript, type WriteCall } from './long-script.js';
+import { disposeRunsAfterAll, runPreset } from './offline-run.js';
+
+// Gemini CLI from node_modules through the gemini preset's command, at GOOGLE_GEMINI_BASE_URL, offline.
+const write: WriteCall = (path, content) => ({ name: 'write_file', arguments: { file_path: path, content } });
+const dispose = disposeRunsAfterAll();
+
+describe.skipIf(offlineUnavailable() !== undefined)('gemini preset against the real Gemini CLI', () => {
+  it('does the scripted work over 15 model calls, and its usage is the endpoint’s to the token', async () => {
+    const { usage } = await runPreset(
+      {
+        definition: preset('gemini', { model: 'gemini-2.5-pro' }),
+        script: (workspace) => longScript(workspace, write, 'gemini-2.5-pro-served'),
+        endpointEnv: (origin) => ({ GOOGLE_GEMINI_BASE_URL: origin, GEMINI_API_KEY: 'test-not-a-key' }),
+      },
+      LONG_STEPS,
+      dispose,
+    );
+    // Gemini CLI's `input` is the uncached part of the prompt, its cached tokens beside it.
+    expect(usage).toEqual({
+      inputTokens: LONG_TOTALS.input - LONG_TOTALS.cachedInput,
+      outputTokens: LONG_TOTALS.output,
+      cachedInputTokens: LONG_TOTALS.cachedInput,
+      model: 'gemini-2.5-pro-served',
+      turns: LONG_STEPS,
+      toolCalls: LONG_STEPS - 1,
+    });
+  });
+});
+
+if (offlineUnavailable() !== undefined) {
+  it.skip(`real agent CLIs: ${offlineUnavailable()}`, () => {});
+}
