@@ -17,10 +17,11 @@ export interface PresetOptions {
   /** The agent's name; default: the preset's name, or `preset:model` with a model. */
   name?: string;
   /**
-   * Use the login you already have: copy the CLI's login files from your real HOME (e.g.
-   * `.claude/.credentials.json` and `.claude.json`) into each case HOME, writable there, the real
-   * ones never changed. Without it the agent starts logged out, with API keys from `allowEnv` only.
-   * @default false
+   * Use the login you already have: the CLI's login files under your real HOME (e.g.
+   * `.claude/.credentials.json` and `.claude.json`, those alone) are copied into each case HOME,
+   * writable there, the real ones never changed. `false` starts the agent logged out, with the API
+   * keys of `allowEnv` alone.
+   * @default true
    */
   login?: boolean;
 }
@@ -65,7 +66,7 @@ export function preset(name: string, options: PresetOptions = {}): AgentDefiniti
     env: { ...spec.env },
     allowEnv: [...spec.allowEnv],
     home: spec.home(model),
-    ...(options.login === true && { login: [...spec.login] }),
+    ...(options.login !== false && { login: [...spec.login] }),
     usage: { builtin: spec.name },
   };
 }
