@@ -136,8 +136,15 @@ describe('agents × cases × trials through gz-bench run', () => {
   it('refuses bad --agent, --trials and --pass-rule values before anything runs', async ({ expect }) => {
     const { p } = await skillProject();
     const cases: Array<[string[], string]> = [
-      [['--agent', 'noequals'], '--agent needs NAME=TEMPLATE, got "noequals"'],
-      [['--agent', 'a=x', '--agent', 'a=y'], '--agent "a" was given twice'],
+      [
+        ['--agent', 'noequals'],
+        '--agent "noequals" is neither a preset (claude-code, codex, gemini, qwen, opencode) nor NAME=TEMPLATE',
+      ],
+      [['--agent', 'claud'], 'unknown preset "claud" (did you mean claude-code?)'],
+      [
+        ['--agent', 'a=x', '--agent', 'a=y'],
+        '--agent: two agents are named "a"; give one of them another name (NAME=…)',
+      ],
       [['--agent', 'a=x', '--cmd', 'y'], '--cmd and --agent do not go together'],
       [['--agent', 'a=x', '--trials', '0'], '--trials must be a positive integer up to 1000, got "0"'],
       [['--agent', 'a=x', '--pass-rule', 'most'], 'invalid cell rule "most"'],

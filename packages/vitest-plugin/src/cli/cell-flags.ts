@@ -53,7 +53,9 @@ export function resolveCliAgents(flags: readonly string[]): AgentDefinition[] {
       throw error;
     }
     if (Object.hasOwn(agents, definition.name)) {
-      throw new UsageError(`--agent "${definition.name}" was given twice: each agent needs a name of its own`);
+      throw new UsageError(
+        `--agent: two agents are named "${definition.name}"; give one of them another name (NAME=…)`,
+      );
     }
     agents[definition.name] = definition;
   }

@@ -1,5 +1,6 @@
-import { type AgentDefinition, AgentFlagError, PRESET_NAMES, parseAgentFlag, preset } from '@gz-bench/core';
+import { PRESET_NAMES, preset } from '@gz-bench/core';
 import { type AgentReadiness, agentReadiness, processContext } from './agent-readiness.js';
+import { resolveCliAgents } from './cell-flags.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
 import { UsageError } from './usage-error.js';
@@ -14,29 +15,11 @@ export async function doctorCommand(args: string[]): Promise<number> {
     agent: { type: 'string', multiple: true },
   });
   if (positionals.length > 0) throw new UsageError(`doctor takes no arguments but --agent (got "${positionals[0]}")`);
-  const agents = values.agent === undefined ? PRESET_NAMES.map((name) => preset(name)) : namedAgents(values.agent);
+  const agents = values.agent === undefined ? PRESET_NAMES.map((name) => preset(name)) : resolveCliAgents(values.agent);
   const context = processContext();
   const found = await Promise.all(agents.map((agent) => agentReadiness(agent, context)));
   process.stdout.write(renderReadiness(found));
   return found.every((agent) => agent.ready) ? EXIT.passed : EXIT.failed;
-}
-
-function namedAgents(flags: string[]): AgentDefinition[] {
-  const agents: AgentDefinition[] = [];
-  for (const flag of flags) {
-    let agent: AgentDefinition;
-    try {
-      agent = parseAgentFlag(flag);
-    } catch (error) {
-      if (error instanceof AgentFlagError) throw new UsageError(error.message);
-      throw error;
-    }
-    if (agents.some((other) => other.name === agent.name)) {
-      throw new UsageError(`--agent: two agents are named "${agent.name}"; give one of them another name (NAME=…)`);
-    }
-    agents.push(agent);
-  }
-  return agents;
 }
 
 /** The doctor's report: a block per agent, then a count. */
