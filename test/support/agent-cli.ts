@@ -56,10 +56,13 @@ export function offlineUnavailable(user: AgentUser = 'self'): string | undefined
  * A command prefix that runs the rest in new network and pid namespaces with only loopback, up:
  * nothing the agent does reaches beyond this machine, and nothing it starts outlives it. As root it
  * stays root; otherwise (and for `nobody`) a user namespace maps the user to root just long enough to
- * bring loopback up, and a nested one maps it back to the user's own uid.
+ * bring loopback up, and a nested one maps it back to the user's own uid. `mountProc` also gives it a
+ * mount namespace with a /proc of its own.
  */
-export function netnsPrefix(user: AgentUser): string[] {
-  const namespaces = ['--net', '--pid', '--fork', '--kill-child'];
+export function netnsPrefix(user: AgentUser, options: { mountProc?: boolean } = {}): string[] {
+  // A /proc of the new pid namespace's own, as a container has, for a command that reads pids there
+  // (bwrap does); without it /proc is still the host's.
+  const namespaces = ['--net', '--pid', '--fork', '--kill-child', ...(options.mountProc ? ['--mount-proc'] : [])];
   const loUp = 'ip link set lo up || exit 97; ';
   if (user === 'self' && process.getuid?.() === 0) {
     return ['unshare', ...namespaces, '--', 'sh', '-c', `${loUp}exec "$@"`, 'sh'];

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
 import { createOwnedDir } from '../workspace/owned-dirs.js';
@@ -26,7 +26,7 @@ export function isSandboxMode(value: unknown): value is SandboxMode {
 /** Whether bubblewrap works on this machine with the flags cases use. */
 export type SandboxProbe =
   | { available: true; version: string; bwrapPath: string }
-  | { available: false; installed: boolean; reason: string };
+  | { available: false; installed: boolean; reason: string; fix?: string };
 
 /** The sandbox cases actually get, and a line for the user when it is not the one they might expect. */
 export interface ResolvedSandbox {
@@ -144,6 +144,8 @@ export function probeSandbox(): Promise<SandboxProbe> {
  */
 export async function probeBubblewrap(bwrapPath: string | undefined): Promise<SandboxProbe> {
   if (bwrapPath === undefined) return { available: false, installed: false, reason: 'bwrap is not on the PATH' };
+  const foreign = await foreignProc();
+  if (foreign !== undefined) return { available: false, installed: true, ...foreign };
   // Both at once: a worker probes before its first case, which waits for it.
   const [versionRun, trial] = await Promise.all([execute(bwrapPath, ['--version']), tryBubblewrap(bwrapPath)]);
   if (versionRun.failure !== undefined) {
@@ -153,6 +155,23 @@ export async function probeBubblewrap(bwrapPath: string | undefined): Promise<Sa
   const version = versionRun.stdout.trim().replace(/^bubblewrap\s+/, '') || 'unknown';
   if (trial !== undefined) return { available: false, installed: true, reason: trial };
   return { available: true, version, bwrapPath };
+}
+
+/**
+ * Why /proc cannot serve bwrap here, or undefined. bwrap looks its sandbox's pid up under /proc
+ * (`--info-fd` needs it): when /proc was mounted for another pid namespace than this process's (a
+ * harness started by `unshare --pid --fork` without `--mount-proc`), that pid names another process or
+ * none, and cases fail or not by which pids the host happens to have. /proc/self tells: it names this
+ * process by its pid in /proc's namespace.
+ */
+async function foreignProc(): Promise<{ reason: string; fix: string } | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  const seen = await readlink('/proc/self').catch(() => undefined);
+  if (seen === undefined || seen === String(process.pid)) return undefined;
+  return {
+    reason: `/proc belongs to another pid namespace (it shows this process as pid ${seen}, not ${process.pid}), and bwrap looks its sandbox up there`,
+    fix: 'mount a /proc of this pid namespace (e.g. `unshare --pid --fork --mount-proc`)',
+  };
 }
 
 /** Runs `/bin/sh -c true` with the cases' flags (network off, the stricter set); why it failed, or undefined. */
@@ -187,9 +206,11 @@ export async function resolveSandbox(
   if (result.available) return { kind: 'bwrap' };
   const problem = result.installed ? `bubblewrap does not work here: ${result.reason}` : 'bubblewrap is not installed';
   if (mode === 'auto') return { kind: 'none', note: `${problem}; cases run without a sandbox` };
-  const fix = result.installed
-    ? 'allow user namespaces for unprivileged users (or run where they are allowed)'
-    : 'install bubblewrap (e.g. `apt-get install bubblewrap`)';
+  const fix =
+    result.fix ??
+    (result.installed
+      ? 'allow user namespaces for unprivileged users (or run where they are allowed)'
+      : 'install bubblewrap (e.g. `apt-get install bubblewrap`)');
   throw new SandboxError(`sandbox "bwrap" was requested but ${problem}; ${fix}, or use sandbox "auto" or "none"`);
 }
 

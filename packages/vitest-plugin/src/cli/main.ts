@@ -1,4 +1,4 @@
-import { SuiteError, TempDirError, TemplateError } from '@gz-bench/core';
+import { SandboxError, SuiteError, TempDirError, TemplateError } from '@gz-bench/core';
 import { EnvironmentError } from '../node/environment-error.js';
 import { packageVersion } from '../node/package-version.js';
 import { EXIT } from './exit-codes.js';
@@ -48,8 +48,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`gz-bench: ${error.message}\n`);
       return EXIT.usage;
     }
-    // Faults of the machine (temp dir gone, read-only or full): the run failed, and one line says why.
-    if (error instanceof TempDirError) {
+    // Faults of the machine (temp dir gone, read-only or full; a bwrap sandbox that cannot work here): the run failed, and one line says why.
+    if (error instanceof TempDirError || error instanceof SandboxError) {
       process.stderr.write(`gz-bench: ${error.message}\n`);
       return EXIT.failed;
     }

@@ -9,6 +9,7 @@ import {
   loadSuite,
   MAX_TIMEOUT_SEC,
   type Report,
+  resolveSandbox,
   type Suite,
   TemplateError,
 } from '@gz-bench/core';
@@ -110,6 +111,8 @@ export async function runCommand(args: string[]): Promise<number> {
   const runnable = files.filter((_, index) => (suites[index]?.suite.cases.length ?? 0) > 0);
   // A temp dir that cannot hold case areas stops the run here, in one line, before Vitest writes there.
   if (runnable.length > 0) await assertUsableTempDir();
+  // So does a bwrap that cannot work here: thrown inside Vitest's start, it would end in a stack trace.
+  if (runnable.length > 0 && sandbox === 'bwrap') await resolveSandbox(sandbox);
 
   const root = commonRoot(files);
   const json = values.json === true;
