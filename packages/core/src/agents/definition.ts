@@ -50,6 +50,11 @@ export interface AgentDefinition {
    * copied into each case HOME, writable there, the real ones never changed.
    */
   login?: string[];
+  /**
+   * Pass over a `login` path that does not exist without a warning: a preset names where its CLI
+   * keeps a login, which someone who runs it on an API key does not have.
+   */
+  loginOptional?: boolean;
   /** How its usage is read from its stdout. */
   usage?: UsageExtractor;
   /** At most this many of its trials run at once (providers rate-limit), within the run's own limit. */

@@ -42,6 +42,9 @@ describe('preset', () => {
     });
     expect(preset('gemini').env).toEqual({ GEMINI_CLI_TRUST_WORKSPACE: 'true' });
     expect(preset('codex').login).toEqual(['.codex/auth.json']);
+    // A CLI run on an API key has no login files: a preset's are passed over when missing, or left out.
+    expect(preset('codex').loginOptional).toBe(true);
+    expect(preset('claude-code', { login: false })).not.toHaveProperty('login');
     for (const name of PRESET_NAMES) expect(preset(name).usage).toEqual({ builtin: name });
   });
 

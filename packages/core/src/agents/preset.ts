@@ -66,7 +66,7 @@ export function preset(name: string, options: PresetOptions = {}): AgentDefiniti
     env: { ...spec.env },
     allowEnv: [...spec.allowEnv],
     home: spec.home(model),
-    ...(options.login !== false && { login: [...spec.login] }),
+    ...(options.login !== false && spec.login.length > 0 && { login: [...spec.login], loginOptional: true }),
     usage: { builtin: spec.name },
   };
 }

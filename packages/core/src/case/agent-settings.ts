@@ -4,7 +4,7 @@ import { envConstantsProblem } from '../env/env-constants.js';
 import { homePathProblem } from '../workspace/case-home.js';
 
 /** What of an agent's definition shapes the environment and HOME its command runs with. */
-export type AgentSettings = Pick<AgentDefinition, 'env' | 'allowEnv' | 'home' | 'login'>;
+export type AgentSettings = Pick<AgentDefinition, 'env' | 'allowEnv' | 'home' | 'login' | 'loginOptional'>;
 
 /**
  * Why an agent's settings cannot be used, as one line that names the setting, or undefined when they

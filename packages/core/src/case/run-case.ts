@@ -245,6 +245,7 @@ async function seedHome(
       realHome: source.HOME,
       area: area.root,
       ...(agent?.login && { login: agent.login }),
+      ...(agent?.loginOptional && { loginOptional: true }),
       ...(agent?.home && { files: agent.home }),
     });
   } catch (error) {

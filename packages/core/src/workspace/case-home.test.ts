@@ -118,6 +118,13 @@ describe('seedCaseHome', () => {
     expect(await tree(home)).toEqual(['.gitconfig', '.present']);
   });
 
+  it('passes over a missing login path without a word when the login is optional (a preset run on a key)', async () => {
+    await writeFile(join(realHome, '.present'), 'x');
+    const login = ['.missing/auth.json', '.present'];
+    expect(await seedCaseHome({ home, realHome, area, login, loginOptional: true })).toEqual([]);
+    expect(await tree(home)).toEqual(['.gitconfig', '.present']);
+  });
+
   it('never follows a symlink out of HOME, and follows one that stays inside', async () => {
     const outside = join(root, 'outside');
     await mkdir(outside);

@@ -17,6 +17,8 @@ export interface SeedHomeOptions {
   realHome: string | undefined;
   /** Paths under the real HOME (files or directories) to copy into the case HOME at the same place. */
   login?: readonly string[];
+  /** A login path that does not exist is passed over without a warning. @default false */
+  loginOptional?: boolean;
   /** Files to write into the case HOME. */
   files?: readonly HomeFile[];
   /** The case area, never copied (a real HOME may hold the temp dir that holds it). */
@@ -103,6 +105,7 @@ async function copyLogins(options: SeedHomeOptions): Promise<string[]> {
       source = await realpath(join(base, path));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && options.loginOptional === true) continue;
       const why = code === 'ENOENT' ? 'it does not exist' : `it cannot be read (${code ?? String(error)})`;
       warnings.push(`the agent's login ${path} was not copied: ${shown}: ${why}`);
       continue;

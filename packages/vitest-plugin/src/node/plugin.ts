@@ -114,8 +114,12 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       reporter.addSuiteMatcher(isSuite);
       addAllowEnvWarnerOnce(vitest).addProject(isSuite, [
         { entries: options.allowEnv, origin: hooks.allowEnvOrigin ?? 'allowEnv' },
+        // A preset's allowEnv lists what its CLI may use, alternatives among them (one API key or
+        // another): `gz-bench doctor` tells which are set. A user's own agent names what it needs.
         ...options.agents.flatMap((agent) =>
-          agent.allowEnv?.length ? [{ entries: agent.allowEnv, origin: `allowEnv of agent "${agent.name}"` }] : [],
+          agent.preset === undefined && agent.allowEnv?.length
+            ? [{ entries: agent.allowEnv, origin: `allowEnv of agent "${agent.name}"` }]
+            : [],
         ),
       ]);
       addSweeperOnce(vitest);

@@ -130,6 +130,7 @@ function agentSettings(agent: AgentDefinition): AgentSettings {
     ...(agent.allowEnv && { allowEnv: agent.allowEnv }),
     ...(agent.home && { home: agent.home }),
     ...(agent.login && { login: agent.login }),
+    ...(agent.loginOptional && { loginOptional: true }),
   };
 }
 
