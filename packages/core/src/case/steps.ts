@@ -2,6 +2,8 @@ import * as fs from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { evaluateChecks } from '../checks/registry.js';
 import type { CheckContext, CheckResult } from '../checks/types.js';
+import { protectedPaths } from '../integrity/protected-paths.js';
+import { restoreProtected } from '../integrity/restore.js';
 import type { CaseLogs, CommandLogName } from '../logs/case-logs.js';
 import { outputTail } from '../process/output-buffer.js';
 import type { ProcessResult } from '../process/types.js';
@@ -13,7 +15,6 @@ import { type Budget, budgetExceeded } from './budget.js';
 import type { CommandOptions, CommandRunner } from './command-runner.js';
 import { describeCommandFailure } from './describe-failure.js';
 import { agentErrorOverCheck, type TrialFailure } from './outcome.js';
-import { protectedPaths, restoreProtected } from './protect.js';
 
 /** Where the steps of a case run. */
 export interface StepContext {
