@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { UsageExtractor } from '../agents/definition.js';
 import { extractUsage } from '../agents/usage/extract-usage.js';
+import { solutionCommand } from '../integrity/oracle.js';
 import { hiddenFixturePath, verifyDirOf } from '../integrity/verifiers.js';
 import { CaseLogs } from '../logs/case-logs.js';
 import type { CaseLogLocation } from '../logs/log-paths.js';
@@ -72,6 +73,11 @@ export interface RunCaseOptions {
   usage?: UsageExtractor;
   /** What the agent may report spending before its trial ends as `overBudget` (needs `usage`). */
   budget?: Budget;
+  /**
+   * Runs these solution lines as the agent instead of `cmd` (see `solutionCommand`): the oracle run
+   * of `gz-bench check-suite`.
+   */
+  solution?: readonly string[];
 }
 
 // A single JSON document is parsed whole, so it must fit in memory: the case's maxOutputMB, or this.
@@ -95,12 +101,12 @@ export const TRIAL_ENV = 'GZ_BENCH_TRIAL';
  */
 export async function runCase(testCase: Case, options: RunCaseOptions): Promise<CaseResult> {
   const started = performance.now();
-  const command = renderTemplate(options.cmd);
+  const command = options.solution === undefined ? renderTemplate(options.cmd) : solutionCommand(options.solution);
   const sandbox = options.sandbox ?? { kind: 'none' };
   const repo = testCase.repo === undefined ? undefined : resolveRepo(testCase.repo, options.suiteDir);
   const verify = testCase.verify === undefined ? undefined : resolveRepo(testCase.verify, options.suiteDir);
   // Before anything runs: exec would refuse every command of the case with a bare E2BIG.
-  const tooLong = inlinePromptProblem(options.cmd, testCase.prompt);
+  const tooLong = options.solution === undefined ? inlinePromptProblem(options.cmd, testCase.prompt) : undefined;
   if (tooLong !== undefined) return notRun(testCase, started, sandbox, 'agent', tooLong);
   const badAgent = options.agent === undefined ? undefined : agentSettingsProblem(options.agent);
   if (badAgent !== undefined) return notRun(testCase, started, sandbox, 'harness', badAgent);

@@ -57,6 +57,7 @@ function fullSuite() {
         prompt: 'Fix it; "quote" $(not run) \n',
         setup: ['npm ci', 'echo ok'],
         timeoutSec: 86_400,
+        solution: ['echo done', 'true'],
         checks: [
           { kind: 'fileExists', path: 'src/sum.js' },
           { kind: 'fileContains', path: 'src/sum.js', text: 'export', flags: 'i' },

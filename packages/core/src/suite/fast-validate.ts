@@ -200,6 +200,8 @@ const testCase = objectOf(
     setup: arrayOf(noNul),
     checks: arrayOf(check),
     timeoutSec: timeout,
+    // Checker integrity.
+    solution: arrayOf(noNul),
   },
   ['id', 'prompt', 'checks'],
 );

@@ -229,6 +229,13 @@ export const CaseSchema = z
       .describe(
         `Bounds the agent command, each setup command, each command check and each outputMatches match. @default ${DEFAULT_TIMEOUT_SEC}`,
       ),
+    // Checker integrity: the oracle.
+    solution: z
+      .array(noNul)
+      .optional()
+      .describe(
+        'Shell commands that solve the case, run in order in one shell where the agent would run; gz-bench check-suite proves the checks pass with them and fail with a no-op agent.',
+      ),
   })
   .strict();
 

@@ -41,6 +41,8 @@ const DEFAULTS: Omit<ResolvedGzBenchOptions, 'agents'> = {
   allowEnv: [],
   allowSecrets: false,
   sandbox: 'auto',
+  // Set by gz-bench check-suite only.
+  solutionAgent: undefined,
 };
 
 /** Applies defaults, then `GZ_BENCH_*` overrides from `env`, and validates the result. Never mutates `options`. */

@@ -107,6 +107,8 @@ export interface ResolvedGzBenchOptions {
   allowEnv: string[];
   allowSecrets: boolean;
   sandbox: SandboxMode;
+  /** The agent that plays each case's `solution` instead of its command (gz-bench check-suite). */
+  solutionAgent: string | undefined;
 }
 
 /** What the workers need of the options; it crosses to them through Vitest's `provide`. */
@@ -124,6 +126,7 @@ export type WorkerOptions = Pick<
   | 'allowEnv'
   | 'allowSecrets'
   | 'sandbox'
+  | 'solutionAgent'
 > & {
   /** Where the logs go: the absolute logs directory and the Vitest root the report names paths from; or none. */
   logs: { dir: string; root: string } | false;

@@ -1,0 +1,49 @@
+import type { ReportResult } from '../report/model.js';
+
+/** The names of the two agents of an oracle run (gz-bench check-suite). */
+export const ORACLE_AGENTS = { noOp: 'no-op', solution: 'solution' } as const;
+
+/** A case of a suite, as the oracle verdict needs it. */
+export interface OracleCase {
+  /** The suite file, named as the report names it. */
+  file: string;
+  id: string;
+  hasSolution: boolean;
+}
+
+/** A case whose checks do not tell a solved case from an unsolved one, and why. */
+export interface OracleProblem {
+  file: string;
+  id: string;
+  /** `passes with a no-op agent`, `fails with its own solution: …`, `no solution`, or `did not run: …`. */
+  problems: string[];
+}
+
+/**
+ * Which cases do not discriminate, from the results of a run with the no-op agent and the solution
+ * agent: a case must fail with the first and pass with the second, and must have a solution to try.
+ * A case that has no result of either run is reported as not run. In the order of `cases`.
+ */
+export function oracleProblems(cases: readonly OracleCase[], results: readonly ReportResult[]): OracleProblem[] {
+  const byCell = new Map<string, ReportResult>();
+  for (const result of results) byCell.set(cellKey(result.file, result.id, result.agentName), result);
+  const found: OracleProblem[] = [];
+  for (const testCase of cases) {
+    const problems: string[] = [];
+    const noOp = byCell.get(cellKey(testCase.file, testCase.id, ORACLE_AGENTS.noOp));
+    if (noOp === undefined || noOp.notRun) problems.push(`did not run: ${noOp?.error ?? 'no result'}`);
+    else if (noOp.passed) problems.push('passes with a no-op agent');
+    if (!testCase.hasSolution) problems.push('no solution');
+    else {
+      const solved = byCell.get(cellKey(testCase.file, testCase.id, ORACLE_AGENTS.solution));
+      if (solved === undefined || solved.notRun) problems.push(`did not run: ${solved?.error ?? 'no result'}`);
+      else if (!solved.passed) problems.push(`fails with its own solution: ${solved.error ?? 'failed'}`);
+    }
+    if (problems.length > 0) found.push({ file: testCase.file, id: testCase.id, problems });
+  }
+  return found;
+}
+
+function cellKey(file: string, id: string, agent: string | undefined): string {
+  return JSON.stringify([file, id, agent ?? null]);
+}
