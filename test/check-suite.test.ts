@@ -1,10 +1,11 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeSandbox } from '@gz-bench/core';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterAll } from './support/cleanup.js';
 import { REPO_ROOT } from './support/paths.js';
-import { runCli } from './support/run.js';
+import { pluginProjectFiles } from './support/plugin-project.js';
+import { runCli, runVitest } from './support/run.js';
 
 // `gz-bench check-suite` runs every case with a no-op agent and with its own solution, and names
 // exactly the cases whose checks do not tell the two apart.
@@ -79,6 +80,45 @@ describe.each(SANDBOXES)('gz-bench check-suite (sandbox %s)', (sandbox) => {
     const result = await checkSuite({ 'good.bench.json': { name: 'good', cases: GOOD_CASES } }, sandbox);
     expect(result.stdout).toBe('gz-bench: all 3 cases fail with a no-op agent and pass with their own solution');
     expect(result.exitCode).toBe(0);
+  }, 150_000);
+});
+
+describe('the plugin with GZ_BENCH_CHECK_SUITE', () => {
+  it('fails exactly the cells of the cases that do not discriminate, and passes a sound suite', async () => {
+    const temp = await project({
+      ...pluginProjectFiles({ cmd: 'false', report: 'report.json', markdown: false }),
+      'bench/bad.bench.json': { name: 'bad', cases: [GOOD_CASES[0], ...BAD_CASES.slice(0, 3)] },
+      'sound/good.bench.json': { name: 'good', cases: GOOD_CASES.slice(0, 2) },
+    });
+    const bad = await runVitest(['run', 'bench/', '--reporter=json', '--outputFile=results.json'], {
+      cwd: temp.dir,
+      env: { GZ_BENCH_CHECK_SUITE: '1' },
+      timeoutMs: 120_000,
+    });
+    expect(bad.exitCode).toBe(1);
+    const json = JSON.parse(await readFile(join(temp.dir, 'results.json'), 'utf8')) as {
+      testResults: Array<{ assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }>;
+    };
+    const failed = json.testResults
+      .flatMap((file) => file.assertionResults)
+      .filter((test) => test.status === 'failed')
+      .map((test) => [test.fullName, test.failureMessages[0]?.split('\n')[0]]);
+    expect(failed.sort()).toEqual(
+      [
+        ['bad no-op lax', 'CaseFailure: passes with a no-op agent'],
+        ['bad solution unsolved', 'CaseFailure: no solution'],
+        [
+          'bad solution wrong-solution',
+          'CaseFailure: fails with its own solution: file does not contain "hi": hello.txt',
+        ],
+      ].sort(),
+    );
+    const good = await runVitest(['run', 'sound/'], {
+      cwd: temp.dir,
+      env: { GZ_BENCH_CHECK_SUITE: '1' },
+      timeoutMs: 120_000,
+    });
+    expect(good.exitCode).toBe(0);
   }, 150_000);
 });
 

@@ -4,7 +4,7 @@
 // agent and before the checks.
 
 export { NO_OP_COMMAND, solutionCommand } from './oracle.js';
-export { ORACLE_AGENTS, type OracleCase, type OracleProblem, oracleProblems } from './oracle-verdict.js';
+export { noOpVerdict, ORACLE_AGENTS, type OracleCase, type OracleProblem, oracleProblems } from './oracle-verdict.js';
 export { ProtectError, type ProtectErrorCode } from './protect-error.js';
 export { assertProtectable, normalizeProtectedPath, protectedPaths } from './protected-paths.js';
 export { type RestoreResult, restoreProtected } from './restore.js';

@@ -12,7 +12,7 @@ function row(id: string, agentName: string, passed: boolean, extra: Partial<Repo
     outcome: passed ? 'passed' : 'failed',
     durationMs: 1,
     checkResults: [],
-    ...(!passed && { error: `${id} failed` }),
+    ...(!passed && { error: `${id} failed`, failedStep: 'check' as const }),
     ...extra,
   };
 }
@@ -21,7 +21,7 @@ const file = 's.bench.json';
 
 describe('oracleProblems', () => {
   it('names each case that a no-op passes, its solution fails, has no solution or did not run', () => {
-    const cases = ['good', 'lax', 'wrong', 'unsolved', 'both', 'lost'].map((id) => ({
+    const cases = ['good', 'lax', 'wrong', 'unsolved', 'both', 'lost', 'broken'].map((id) => ({
       file,
       id,
       hasSolution: id !== 'unsolved',
@@ -38,6 +38,8 @@ describe('oracleProblems', () => {
       row('both', 'no-op', true),
       row('both', 'solution', false),
       row('lost', 'no-op', false, { notRun: true, error: 'the worker died' }),
+      row('broken', 'no-op', false, { failedStep: 'setup', error: 'setup command 1 exited with 1: make' }),
+      row('broken', 'solution', false, { failedStep: 'setup', error: 'setup command 1 exited with 1: make' }),
     ];
     expect(oracleProblems(cases, results)).toEqual([
       { file, id: 'lax', problems: ['passes with a no-op agent'] },
@@ -45,6 +47,14 @@ describe('oracleProblems', () => {
       { file, id: 'unsolved', problems: ['no solution'] },
       { file, id: 'both', problems: ['passes with a no-op agent', 'fails with its own solution: both failed'] },
       { file, id: 'lost', problems: ['did not run: the worker died', 'did not run: no result'] },
+      {
+        file,
+        id: 'broken',
+        problems: [
+          'fails with a no-op agent before its checks: setup command 1 exited with 1: make',
+          'fails with its own solution: setup command 1 exited with 1: make',
+        ],
+      },
     ]);
   });
 

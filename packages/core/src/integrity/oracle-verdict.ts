@@ -31,8 +31,8 @@ export function oracleProblems(cases: readonly OracleCase[], results: readonly R
   for (const testCase of cases) {
     const problems: string[] = [];
     const noOp = byCell.get(cellKey(testCase.file, testCase.id, ORACLE_AGENTS.noOp));
-    if (noOp === undefined || noOp.notRun) problems.push(`did not run: ${noOp?.error ?? 'no result'}`);
-    else if (noOp.passed) problems.push('passes with a no-op agent');
+    const noOpProblem = noOpVerdict(noOp);
+    if (noOpProblem !== undefined) problems.push(noOpProblem);
     if (!testCase.hasSolution) problems.push('no solution');
     else {
       const solved = byCell.get(cellKey(testCase.file, testCase.id, ORACLE_AGENTS.solution));
@@ -42,6 +42,19 @@ export function oracleProblems(cases: readonly OracleCase[], results: readonly R
     if (problems.length > 0) found.push({ file: testCase.file, id: testCase.id, problems });
   }
   return found;
+}
+
+/**
+ * Why a no-op agent's result does not prove that the checks can fail, or undefined when it does: it
+ * must fail at a check, not before (a setup or harness fault proves nothing of the checks).
+ */
+export function noOpVerdict(
+  result: Pick<ReportResult, 'passed' | 'failedStep' | 'error' | 'notRun'> | undefined,
+): string | undefined {
+  if (result === undefined || result.notRun) return `did not run: ${result?.error ?? 'no result'}`;
+  if (result.passed) return 'passes with a no-op agent';
+  if (result.failedStep !== 'check') return `fails with a no-op agent before its checks: ${result.error ?? 'failed'}`;
+  return undefined;
 }
 
 function cellKey(file: string, id: string, agent: string | undefined): string {

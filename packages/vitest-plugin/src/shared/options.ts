@@ -84,6 +84,13 @@ export interface GzBenchOptions {
    * processes, optional network cut), `none`, or `auto` (bwrap when it works here). Overridden by `GZ_BENCH_SANDBOX`. @default 'auto'
    */
   sandbox?: SandboxMode;
+  /**
+   * Prove the checks instead of benchmarking: every case runs with the agents `no-op`, whose test
+   * passes when the case fails, and `solution` (the case's own `solution` as the agent), whose test
+   * passes when the case passes; `cmd` and `agents` are not used. Overridden by `GZ_BENCH_CHECK_SUITE`.
+   * @default false
+   */
+  checkSuite?: boolean;
 }
 
 /** Plugin options with every default applied and every override resolved. */
