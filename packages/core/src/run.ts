@@ -6,6 +6,8 @@
 export type { AgentDefinition } from './agents/definition.js';
 export { type AgentSettings, agentSettingsProblem } from './case/agent-settings.js';
 export { caseBudgetMs, caseTimeoutSec, type RunCaseOptions, runCase } from './case/run-case.js';
+export { NO_OP_COMMAND } from './integrity/oracle.js';
+export { noOpVerdict, ORACLE_AGENTS } from './integrity/oracle-verdict.js';
 export { type CaseLogLocation, type CaseLogPlace, caseLogLocation } from './logs/log-paths.js';
 export {
   type CommandLaunch,

@@ -12,11 +12,21 @@ export interface PreparedWorkspace {
 /** Fills a fresh workspace: the fixture repository's files, then a git baseline commit if asked. */
 export async function prepareWorkspace(
   area: CaseArea,
-  options: { repo: string | undefined; git: boolean; allowSecrets: boolean; env: Record<string, string> },
+  options: {
+    repo: string | undefined;
+    git: boolean;
+    allowSecrets: boolean;
+    /** The fixture's verifier directory (posix, relative), left out. */
+    hidden?: string;
+    env: Record<string, string>;
+  },
 ): Promise<PreparedWorkspace> {
   const skipped: SkippedEntry[] = [];
   if (options.repo !== undefined) {
-    const copy = await copyFixture(options.repo, area.workspace, { allowSecrets: options.allowSecrets });
+    const copy = await copyFixture(options.repo, area.workspace, {
+      allowSecrets: options.allowSecrets,
+      ...(options.hidden !== undefined && { hidden: options.hidden }),
+    });
     skipped.push(...copy.skipped);
   }
   if (options.git) await createGitBaseline(area.workspace, options.env);

@@ -2,6 +2,8 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { UsageExtractor } from '../agents/definition.js';
 import { extractUsage } from '../agents/usage/extract-usage.js';
+import { solutionCommand } from '../integrity/oracle.js';
+import { hiddenFixturePath, verifyDirOf } from '../integrity/verifiers.js';
 import { CaseLogs } from '../logs/case-logs.js';
 import type { CaseLogLocation } from '../logs/log-paths.js';
 import { commandLaunch } from '../process/command-launch.js';
@@ -9,7 +11,7 @@ import type { ResolvedSandbox } from '../process/sandbox.js';
 import { CASE_TOKEN_ENV, newCaseToken } from '../process/sweep.js';
 import type { CaseResult, FailedStep } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
-import { DIR_ENV, renderTemplate } from '../template/render-template.js';
+import { DIR_ENV, renderTemplate, VERIFY_DIR_ENV } from '../template/render-template.js';
 import { type CaseArea, createCaseArea, releaseCaseArea, removeCaseArea } from '../workspace/case-area.js';
 import { seedCaseHome } from '../workspace/case-home.js';
 import { FixtureError } from '../workspace/copy-fixture.js';
@@ -71,6 +73,11 @@ export interface RunCaseOptions {
   usage?: UsageExtractor;
   /** What the agent may report spending before its trial ends as `overBudget` (needs `usage`). */
   budget?: Budget;
+  /**
+   * Runs these solution lines as the agent instead of `cmd` (see `solutionCommand`): the oracle run
+   * of `gz-bench check-suite`.
+   */
+  solution?: readonly string[];
 }
 
 // A single JSON document is parsed whole, so it must fit in memory: the case's maxOutputMB, or this.
@@ -94,11 +101,12 @@ export const TRIAL_ENV = 'GZ_BENCH_TRIAL';
  */
 export async function runCase(testCase: Case, options: RunCaseOptions): Promise<CaseResult> {
   const started = performance.now();
-  const command = renderTemplate(options.cmd);
+  const command = options.solution === undefined ? renderTemplate(options.cmd) : solutionCommand(options.solution);
   const sandbox = options.sandbox ?? { kind: 'none' };
   const repo = testCase.repo === undefined ? undefined : resolveRepo(testCase.repo, options.suiteDir);
+  const verify = testCase.verify === undefined ? undefined : resolveRepo(testCase.verify, options.suiteDir);
   // Before anything runs: exec would refuse every command of the case with a bare E2BIG.
-  const tooLong = inlinePromptProblem(options.cmd, testCase.prompt);
+  const tooLong = options.solution === undefined ? inlinePromptProblem(options.cmd, testCase.prompt) : undefined;
   if (tooLong !== undefined) return notRun(testCase, started, sandbox, 'agent', tooLong);
   const badAgent = options.agent === undefined ? undefined : agentSettingsProblem(options.agent);
   if (badAgent !== undefined) return notRun(testCase, started, sandbox, 'harness', badAgent);
@@ -116,7 +124,7 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   const leftovers = new LeftoverSweep(token);
   let result: CaseResult;
   try {
-    result = await runInArea(testCase, options, { area, command, sandbox, repo, started, leftovers });
+    result = await runInArea(testCase, options, { area, command, sandbox, repo, verify, started, leftovers });
   } catch (error) {
     await finishCase(area, leftovers, options.keep === true);
     throw error;
@@ -131,12 +139,16 @@ interface AreaContext {
   command: string;
   sandbox: ResolvedSandbox;
   repo: string | undefined;
+  /** The case's hidden verifiers, if any (see integrity/verifiers.ts). */
+  verify: string | undefined;
   started: number;
   leftovers: LeftoverSweep;
 }
 
 async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaContext): Promise<CaseResult> {
-  const { area, command, sandbox, repo, started, leftovers } = context;
+  const { area, command, sandbox, repo, verify, started, leftovers } = context;
+  // Verifiers inside the fixture stay out of the workspace, and out of what protected paths compare with.
+  const hidden = repo === undefined || verify === undefined ? undefined : hiddenFixturePath(repo, verify);
   await writePromptFile(area, testCase.prompt);
   const source = options.env ?? process.env;
   const envs = commandEnvs({
@@ -161,6 +173,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
       repo,
       git: testCase.git === true,
       allowSecrets: options.allowSecrets === true,
+      ...(hidden !== undefined && { hidden }),
       env,
     });
   } catch (error) {
@@ -180,6 +193,8 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     workspace: area.workspace,
     readOnly: [area.promptFile],
     network: testCase.network !== false,
+    // Under bwrap the verifiers' source is empty for every command; checks run the copy in the area.
+    ...(verify !== undefined && { hidden: [verify] }),
     ...(options.env && { env: options.env }),
   });
   leftovers.containment = launch.containment;
@@ -199,10 +214,15 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     timeoutMs,
     repo,
     allowSecrets: options.allowSecrets === true,
+    ...(hidden !== undefined && { hidden }),
     run,
     agentEnv: envs.agent,
     logs,
     settleLeftovers: () => leftovers.settle(),
+    // Checks alone learn where the verifiers are: the directory does not exist before them.
+    ...(verify !== undefined && {
+      verify: { source: verify, checkEnv: { ...env, [VERIFY_DIR_ENV]: verifyDirOf(area) } },
+    }),
     ...(options.signal && { signal: options.signal }),
     ...(options.usage && { usage: usageReader(options.usage, area, caseByteLimits(testCase).output) }),
     ...(options.budget && { budget: options.budget }),

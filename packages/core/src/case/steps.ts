@@ -2,18 +2,21 @@ import * as fs from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { evaluateChecks } from '../checks/registry.js';
 import type { CheckContext, CheckResult } from '../checks/types.js';
+import { protectedPaths } from '../integrity/protected-paths.js';
+import { restoreProtected } from '../integrity/restore.js';
+import { installVerifiers } from '../integrity/verifiers.js';
 import type { CaseLogs, CommandLogName } from '../logs/case-logs.js';
 import { outputTail } from '../process/output-buffer.js';
 import type { ProcessResult } from '../process/types.js';
 import { matchRegexBounded, prewarmRegexMatcher } from '../regex/bounded-match.js';
 import type { AgentRun, Usage } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
+import { renderCheckCommand } from '../template/render-template.js';
 import { assertWorkspaceIntact, type CaseArea } from '../workspace/case-area.js';
 import { type Budget, budgetExceeded } from './budget.js';
 import type { CommandOptions, CommandRunner } from './command-runner.js';
 import { describeCommandFailure } from './describe-failure.js';
 import { agentErrorOverCheck, type TrialFailure } from './outcome.js';
-import { protectedPaths, restoreProtected } from './protect.js';
 
 /** Where the steps of a case run. */
 export interface StepContext {
@@ -26,6 +29,10 @@ export interface StepContext {
   repo: string | undefined;
   /** Whether secret-looking fixture files were copied, so protected paths compare like with like. */
   allowSecrets: boolean;
+  /** The fixture's verifier directory (posix, relative), which the workspace never got. */
+  hidden?: string;
+  /** The hidden verifiers to put in place after the agent, and the checks' environment that names them. */
+  verify?: { source: string; checkEnv: Record<string, string> };
   run: CommandRunner;
   /** The agent command's environment, where it differs from that of setup and checks. */
   agentEnv?: Record<string, string>;
@@ -132,8 +139,18 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     const paths = await protectedPaths(context.repo, testCase.protect ?? [], commands);
     const restored = await restoreProtected(context.repo, context.area.workspace, paths, {
       allowSecrets: context.allowSecrets,
+      ...(context.hidden !== undefined && { hidden: context.hidden }),
     });
     if (restored.tampered.length > 0) tampered = restored.tampered;
+  }
+
+  if (context.verify !== undefined) {
+    try {
+      await installVerifiers(context.verify.source, context.area);
+    } catch (error) {
+      const message = `could not put the verifiers in place: ${errorCode(error)}`;
+      return withLogs({ checkResults: notEvaluated(), agent, failure: { step: 'harness', message } });
+    }
   }
 
   const checkContext: CheckContext = {
@@ -152,7 +169,12 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   const contextOfCheck = (index: number): CheckContext => ({
     ...checkContext,
     runCommand: async (command) => {
-      const { result: checkResult, log } = await logged.run(command, `check-${index + 1}`, STEP_OUTPUT_LIMIT_BYTES);
+      const { result: checkResult, log } = await logged.run(
+        renderCheckCommand(command),
+        `check-${index + 1}`,
+        STEP_OUTPUT_LIMIT_BYTES,
+        context.verify?.checkEnv,
+      );
       if (log !== undefined) checkLogs.set(index, log);
       return checkResult;
     },

@@ -45,6 +45,8 @@ export interface SandboxArgvOptions {
   readOnly?: readonly string[];
   /** Whether the command may use the host's network (and its loopback). */
   network: boolean;
+  /** Host directories (which must exist) that appear empty inside: hidden verifiers' sources. */
+  hidden?: readonly string[];
   /** The bwrap executable. @default the first `bwrap` on the harness's PATH */
   bwrapPath?: string;
 }
@@ -83,6 +85,8 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     // Without network, also no host services through their Unix sockets in /run (docker.sock, dbus…).
     // Mounted before the area, so an area under /run is bound on top and stays visible.
     ...(options.network ? [] : ['--tmpfs', '/run']),
+    // An empty tmpfs over each, so not even a search of the whole file system finds what they hold.
+    ...(options.hidden ?? []).flatMap((path) => ['--tmpfs', path]),
     // No private /tmp: the host's stays visible (read-only, like the rest), because agents, their tools
     // and the projects they work on may live there. TMPDIR points into the area instead.
     // The one writable place. TMPDIR and HOME point inside it.

@@ -18,4 +18,9 @@ export const CASE_SETTING_KEYS = [
   'network',
   'maxDiskMB',
   'maxOutputMB',
+  // Checker integrity.
+  'verify',
 ] as const;
+
+/** The placeholder of a command check's `run` that names the hidden verifiers' directory. */
+export const VERIFY_PLACEHOLDER = '{{verify}}';

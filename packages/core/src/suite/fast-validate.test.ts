@@ -40,6 +40,7 @@ function fullSuite() {
     network: true,
     maxDiskMB: 200,
     maxOutputMB: 0.5,
+    verify: 'fixtures/verify',
     cases: [
       {
         repo: 'fixtures/other',
@@ -51,15 +52,17 @@ function fullSuite() {
         network: false,
         maxDiskMB: 1e-3,
         maxOutputMB: 4,
+        verify: 'fixtures/repo/tests',
         id: 'every-key',
         prompt: 'Fix it; "quote" $(not run) \n',
         setup: ['npm ci', 'echo ok'],
         timeoutSec: 86_400,
+        solution: ['echo done', 'true'],
         checks: [
           { kind: 'fileExists', path: 'src/sum.js' },
           { kind: 'fileContains', path: 'src/sum.js', text: 'export', flags: 'i' },
           { kind: 'fileNotExists', path: '.env.local' },
-          { kind: 'command', run: 'sh checks/run.sh', expectExit: 255 },
+          { kind: 'command', run: 'sh checks/run.sh {{verify}}', expectExit: 255 },
           { kind: 'outputMatches', pattern: '\\bdone\\b', flags: 'imsu' },
         ],
       },

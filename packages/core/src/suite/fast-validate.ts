@@ -187,6 +187,8 @@ const caseSettings: Record<string, Rule> = {
   network: boolean,
   maxDiskMB: positive,
   maxOutputMB: positive,
+  // Checker integrity.
+  verify: noNul,
 };
 
 const testCase = objectOf(
@@ -198,6 +200,8 @@ const testCase = objectOf(
     setup: arrayOf(noNul),
     checks: arrayOf(check),
     timeoutSec: timeout,
+    // Checker integrity.
+    solution: arrayOf(noNul),
   },
   ['id', 'prompt', 'checks'],
 );
@@ -211,6 +215,10 @@ function suiteRefine(suite: Record<string, unknown>): boolean {
     seen.add(id);
     const protect = (ownCase.protect ?? suite.protect) as string[] | undefined;
     if (protect !== undefined && protect.length > 0 && (ownCase.repo ?? suite.repo) === undefined) return false;
+    // Checker integrity: {{verify}} only where there is a verify directory (the schema says where).
+    if ((ownCase.verify ?? suite.verify) === undefined && JSON.stringify(ownCase.checks).includes('{{verify}}')) {
+      return false;
+    }
   }
   return true;
 }

@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { assertProtectable, ProtectError, protectedPaths } from '../case/protect.js';
+import { ProtectError } from '../integrity/protect-error.js';
+import { assertProtectable, protectedPaths } from '../integrity/protected-paths.js';
 import { invalidSuiteError, type SuiteOrigin } from './errors.js';
 import type { Suite } from './schema.js';
 

@@ -6,6 +6,7 @@ import { findJsonSyntaxError } from './json-syntax.js';
 import { createLineIndex, stripBom } from './position.js';
 import type { Suite } from './schema.js';
 import { validateFrom } from './validate.js';
+import { checkVerifyDirs } from './verify-dirs.js';
 
 /** Options of `loadSuite` and `parseSuiteSource`. */
 export interface LoadSuiteOptions {
@@ -38,6 +39,7 @@ export async function loadSuite(file: string, options: LoadSuiteOptions = {}): P
   }
   const loaded = fromText(text, origin);
   await checkFixtures(loaded.suite, origin);
+  await checkVerifyDirs(loaded.suite, origin);
   return loaded;
 }
 

@@ -4,7 +4,7 @@ import { envConstantNameProblem, envConstantValueProblem } from '../env/env-cons
 import { ENV_NAME_PATTERN } from '../env/env-names.js';
 import { showRegex } from '../regex/show-regex.js';
 import { compiles } from './compiles.js';
-import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC } from './defaults.js';
+import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC, VERIFY_PLACEHOLDER } from './defaults.js';
 
 // fast-validate.ts holds a second, faster statement of these rules for suites that keep them; a rule
 // changed here must change there too (fast-validate.test.ts holds the two to each other, and stops
@@ -203,6 +203,12 @@ const caseSettings = {
     .positive('must be a positive number of MiB')
     .optional()
     .describe('Fails the case when a command writes more than this many MiB of output.'),
+  // Checker integrity: hidden verifiers.
+  verify: noNul
+    .optional()
+    .describe(
+      'Directory of verifier files, relative to the suite file, that the agent never sees: copied outside the workspace after the agent, for command checks to run through {{verify}} or GZ_BENCH_VERIFY_DIR.',
+    ),
 };
 
 /** One task for the agent: a prompt, optional setup, and the checks that score it. */
@@ -222,6 +228,13 @@ export const CaseSchema = z
       .optional()
       .describe(
         `Bounds the agent command, each setup command, each command check and each outputMatches match. @default ${DEFAULT_TIMEOUT_SEC}`,
+      ),
+    // Checker integrity: the oracle.
+    solution: z
+      .array(noNul)
+      .optional()
+      .describe(
+        'Shell commands that solve the case, run in order in one shell where the agent would run; gz-bench check-suite proves the checks pass with them and fail with a no-op agent.',
       ),
   })
   .strict();
@@ -251,6 +264,14 @@ export const SuiteSchema = z
       if (protect && protect.length > 0 && (c.repo ?? suite.repo) === undefined) {
         const path = c.protect ? ['cases', index, 'protect'] : ['protect'];
         ctx.addIssue({ code: 'custom', path, message: 'protect needs a repo to restore the protected paths from' });
+      }
+      // Checker integrity: {{verify}} names the verifier directory, which the case must have.
+      if ((c.verify ?? suite.verify) === undefined) {
+        c.checks.forEach((check, checkIndex) => {
+          if (check.kind !== 'command' || !check.run.includes(VERIFY_PLACEHOLDER)) return;
+          const path = ['cases', index, 'checks', checkIndex, 'run'];
+          ctx.addIssue({ code: 'custom', path, message: '{{verify}} needs a verify directory in the case or suite' });
+        });
       }
     });
   })

@@ -8,9 +8,11 @@ import {
   DIR_ENV,
   PROMPT_ENV,
   PROMPT_FILE_ENV,
+  renderCheckCommand,
   renderTemplate,
   TemplateError,
   templateUses,
+  VERIFY_DIR_ENV,
 } from './render-template.js';
 
 const PROMPT_FILE = "/tmp/a case/$(x) `y` 'q'/prompt.txt";
@@ -186,5 +188,17 @@ describe('assertValidTemplate', () => {
     ['   ', 'the command template is empty'],
   ])('rejects %j', (template, message) => {
     expect(() => assertValidTemplate(template)).toThrow(new TemplateError(message));
+  });
+});
+
+describe('renderCheckCommand', () => {
+  it('makes {{verify}} a quoted reference wherever it stands, and leaves any other {{…}} as written', async () => {
+    const verify = "/tmp/a dir/it's $(touch pwned)";
+    const run = `printf '%s|' {{verify}}/x "{{verify}}" '{{verify}}' "$(echo {{verify}})" {{dir}} {{other}}`;
+    const stdout = execFileSync('/bin/sh', ['-c', renderCheckCommand(run)], {
+      env: { ...process.env, [VERIFY_DIR_ENV]: verify },
+      encoding: 'utf8',
+    });
+    expect(stdout).toBe(`${verify}/x|${verify}|${verify}|${verify}|{{dir}}|{{other}}|`);
   });
 });

@@ -4,11 +4,15 @@ export const PROMPT_ENV = 'GZ_BENCH_PROMPT';
 export const PROMPT_FILE_ENV = 'GZ_BENCH_PROMPT_FILE';
 /** Environment variable that carries the absolute workspace path to the agent command. */
 export const DIR_ENV = 'GZ_BENCH_DIR';
+/** Environment variable that carries the absolute path of the case's hidden verifiers to command checks. */
+export const VERIFY_DIR_ENV = 'GZ_BENCH_VERIFY_DIR';
 
 /** A placeholder of the command template: `{{prompt}}`, `{{promptFile}}` or `{{dir}}`. */
 export type Placeholder = 'prompt' | 'promptFile' | 'dir';
 
 const PLACEHOLDERS: Record<Placeholder, string> = { prompt: PROMPT_ENV, promptFile: PROMPT_FILE_ENV, dir: DIR_ENV };
+// A command check's `run` knows `{{verify}}` alone; any other `{{…}}` in it stays as written, as it always has.
+const CHECK_PLACEHOLDERS: Record<string, string> = { verify: VERIFY_DIR_ENV };
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g;
 
 /** Raised for a command template that names a placeholder gz-bench does not know. */
@@ -56,11 +60,23 @@ interface Context {
  */
 export function renderTemplate(template: string): string {
   assertValidTemplate(template);
+  return renderPlaceholders(template, PLACEHOLDERS);
+}
+
+/**
+ * A command check's `run` as a shell command line in which `{{verify}}` is a reference to
+ * `VERIFY_DIR_ENV`, quoted for where it stands like the placeholders of `renderTemplate`.
+ */
+export function renderCheckCommand(run: string): string {
+  return renderPlaceholders(run, CHECK_PLACEHOLDERS);
+}
+
+function renderPlaceholders(template: string, placeholders: Record<string, string>): string {
   let out = '';
   const stack: Context[] = [{ quoting: 'none', kind: 'top', depth: 0 }];
   for (let i = 0; i < template.length; ) {
     const context = stack[stack.length - 1] as Context;
-    const placeholder = placeholderAt(template, i);
+    const placeholder = placeholderAt(template, i, placeholders);
     if (placeholder) {
       out += reference(placeholder.variable, context.quoting);
       i += placeholder.length;
@@ -109,9 +125,13 @@ function step(template: string, index: number, context: Context, stack: Context[
   return 1;
 }
 
-function placeholderAt(template: string, index: number): { variable: string; length: number } | undefined {
+function placeholderAt(
+  template: string,
+  index: number,
+  placeholders: Record<string, string>,
+): { variable: string; length: number } | undefined {
   if (!template.startsWith('{{', index)) return undefined;
-  for (const [name, variable] of Object.entries(PLACEHOLDERS)) {
+  for (const [name, variable] of Object.entries(placeholders)) {
     const token = `{{${name}}}`;
     if (template.startsWith(token, index)) return { variable, length: token.length };
   }

@@ -16,6 +16,7 @@ import { removeTree } from './remove-tree.js';
 //     home/        HOME
 //     tmp/         TMPDIR
 //     prompt.txt   the case prompt, {{promptFile}} (written by writePromptFile)
+//     verify/      hidden verifiers, {{verify}}: only after the agent (integrity/verifiers.ts)
 // The agent runs as the harness's user and can therefore change anything in here, owner.json included;
 // removal and the intactness check assume the worst, but only a sandbox makes any of it trustworthy.
 

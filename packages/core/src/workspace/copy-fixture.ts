@@ -7,9 +7,10 @@ import { isSecretPath } from './secret-files.js';
 /**
  * Why a fixture entry was not copied: a `symlink` (never followed, never recreated), a `special` file
  * (FIFO, socket, block or character device), a `secret` (see `isSecretPath`), or `git` (a `.git`
- * directory or file: the workspace gets its own baseline history instead).
+ * directory or file: the workspace gets its own baseline history instead), or a `verifier` directory
+ * (the hidden verifiers, put beside the workspace only after the agent).
  */
-export type SkipReason = 'symlink' | 'special' | 'secret' | 'git';
+export type SkipReason = 'symlink' | 'special' | 'secret' | 'git' | 'verifier';
 
 /** A fixture entry that was not copied; `path` is relative to the fixture, with `/` separators. */
 export interface SkippedEntry {
@@ -34,6 +35,8 @@ export interface CopyFixtureOptions {
   concurrency?: number;
   /** The file system to copy through; tests pass an instrumented `node:fs/promises`. @default node:fs/promises */
   fs?: FixtureFs;
+  /** A directory of the fixture (posix, relative) that holds hidden verifiers: never copied. */
+  hidden?: string;
 }
 
 /** The part of `node:fs/promises` a fixture copy uses. */
@@ -88,6 +91,7 @@ export function classifyFixtureEntry(
   if (stats.isSymbolicLink()) return 'symlink';
   // Any `.git`, a directory or a gitdir file, at any depth: git itself treats the name case-insensitively.
   if (posix.basename(relativePath).toLowerCase() === '.git') return 'git';
+  if (options.hidden !== undefined && relativePath === options.hidden) return 'verifier';
   if (!stats.isFile() && !stats.isDirectory()) return 'special';
   if (options.allowSecrets !== true && isSecretPath(relativePath, stats.isDirectory())) return 'secret';
   return stats.isFile() ? 'file' : 'directory';

@@ -145,6 +145,7 @@ export async function runCommand(args: string[]): Promise<number> {
     allowEnv,
     allowSecrets: values['allow-secrets'] === true,
     sandbox,
+    solutionAgent: undefined,
   };
 
   const outcome: VitestOutcome =
@@ -181,7 +182,7 @@ function assertPromptsFit(cmd: string, suite: Suite, file: string): void {
 }
 
 /** How a Vitest run ended, as the exit code needs it. */
-interface VitestOutcome {
+export interface VitestOutcome {
   /** Vitest itself reported failures (failed tests or errors outside them). */
   failed: boolean;
   /** The signal that interrupted the run, if one did. */
@@ -189,7 +190,7 @@ interface VitestOutcome {
 }
 
 /** Runs Vitest once over the suites. */
-async function runVitest(
+export async function runVitest(
   root: string,
   options: ResolvedGzBenchOptions,
   reporter: GzBenchReporter,
@@ -274,7 +275,7 @@ function onInterrupt(handle: (signal: NodeJS.Signals) => void): () => void {
 }
 
 /** Cases at once: `--concurrency`, else `GZ_BENCH_CONCURRENCY`, else the plugin's default. */
-function runConcurrency(flag: string | undefined, env: string | undefined): number {
+export function runConcurrency(flag: string | undefined, env: string | undefined): number {
   const [raw, name] = flag !== undefined ? [flag, '--concurrency'] : [env, 'GZ_BENCH_CONCURRENCY'];
   if (raw === undefined || raw === '') return DEFAULT_CONCURRENCY;
   const value = Number(raw);
@@ -284,7 +285,7 @@ function runConcurrency(flag: string | undefined, env: string | undefined): numb
   return value;
 }
 
-function parseTimeout(raw: string): number {
+export function parseTimeout(raw: string): number {
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SEC || raw.trim() === '') {
     throw new UsageError(`--timeout must be a positive number of seconds up to ${MAX_TIMEOUT_SEC}, got "${raw}"`);
@@ -293,7 +294,7 @@ function parseTimeout(raw: string): number {
 }
 
 /** The current directory when every file is inside it, else the deepest directory that holds them all. */
-function commonRoot(files: string[]): string {
+export function commonRoot(files: string[]): string {
   const cwd = process.cwd();
   if (files.every((file) => !relative(cwd, file).startsWith('..') && !isAbsolute(relative(cwd, file)))) return cwd;
   let root = files[0]?.split(sep).slice(0, -1) ?? [];

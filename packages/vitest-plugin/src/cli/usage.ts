@@ -8,6 +8,8 @@ Usage:
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
                [--logs DIR] [--markdown FILE] [--unsafe]
                [--max-cost-usd X] [--max-tokens N]
+  gz-bench check-suite <suite.json>... [--timeout n] [--concurrency n]
+               [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
   gz-bench doctor [--agent PRESET|NAME=PRESET[:MODEL]|NAME=TEMPLATE]...
@@ -45,6 +47,10 @@ run       Run every case of the suites through Vitest and score it.
   --logs      write the whole output of every command to log files below DIR
               (DIR/<suite file>/<case>/agent.log…); the report names them
 
+check-suite  Prove the checks of every case: run with a no-op agent they must fail,
+          run with the case's own solution as the agent they must pass. Prints
+          each case that does not discriminate (passes with a no-op agent,
+          fails with its own solution, no solution); exit 1 if any does not.
 validate  Check a suite's structure. Exit 0 if valid.
 init      Write example-suite.json (default: the current directory), whose cases
           pass with --cmd "echo done".

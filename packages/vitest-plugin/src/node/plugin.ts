@@ -106,6 +106,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         allowEnv: options.allowEnv,
         allowSecrets: options.allowSecrets,
         sandbox: options.sandbox,
+        solutionAgent: options.solutionAgent,
         // Beside the report, against the same root; absolute, so every worker writes to the same place.
         logs:
           options.logs === false ? false : { dir: resolve(vitest.config.root, options.logs), root: vitest.config.root },

@@ -94,6 +94,24 @@ describe('resolveOptions', () => {
     });
   });
 
+  it('runs the oracle agents alone with checkSuite or GZ_BENCH_CHECK_SUITE', () => {
+    const oracle = {
+      cmd: undefined,
+      agents: [
+        { name: 'no-op', cmd: 'true' },
+        { name: 'solution', cmd: 'true' },
+      ],
+      trials: 1,
+      solutionAgent: 'solution',
+    };
+    expect(resolveOptions({ cmd: 'my-agent', trials: 3, checkSuite: true }, {})).toMatchObject(oracle);
+    expect(resolveOptions({ agents: { a: 'my-agent' } }, { GZ_BENCH_CHECK_SUITE: '1' })).toMatchObject(oracle);
+    expect(resolveOptions({ cmd: 'my-agent' }, { GZ_BENCH_CHECK_SUITE: 'false' }).solutionAgent).toBeUndefined();
+    expect(() => resolveOptions({}, { GZ_BENCH_CHECK_SUITE: 'maybe' })).toThrow(
+      'GZ_BENCH_CHECK_SUITE must be true or false, got "maybe"',
+    );
+  });
+
   it('does not mutate the options it is given', () => {
     const options = Object.freeze({ include: Object.freeze(['a.json']) as unknown as string[] });
     expect(resolveOptions(options, {}).include).toEqual(['a.json']);

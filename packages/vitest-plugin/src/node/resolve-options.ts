@@ -4,6 +4,8 @@ import {
   CellRuleError,
   isSandboxMode,
   MAX_TIMEOUT_SEC,
+  NO_OP_COMMAND,
+  ORACLE_AGENTS,
   parseCellRule,
   type SandboxMode,
   TemplateError,
@@ -41,6 +43,8 @@ const DEFAULTS: Omit<ResolvedGzBenchOptions, 'agents'> = {
   allowEnv: [],
   allowSecrets: false,
   sandbox: 'auto',
+  // Set by gz-bench check-suite only.
+  solutionAgent: undefined,
 };
 
 /** Applies defaults, then `GZ_BENCH_*` overrides from `env`, and validates the result. Never mutates `options`. */
@@ -49,7 +53,7 @@ export function resolveOptions(
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedGzBenchOptions {
   const fromEnv = optionsFromEnv(env);
-  const { agents: agentOptions, agentFilter, ...rest } = { ...withoutUndefined(options), ...fromEnv };
+  const { agents: agentOptions, agentFilter, checkSuite, ...rest } = { ...withoutUndefined(options), ...fromEnv };
   const merged = { ...DEFAULTS, ...rest };
   const include = typeof merged.include === 'string' ? [merged.include] : [...merged.include];
   if (include.length === 0 || include.some((glob) => glob.trim() === '')) {
@@ -69,8 +73,9 @@ export function resolveOptions(
   if (merged.maxCostUsd !== undefined) positiveAmount('maxCostUsd', merged.maxCostUsd);
   if (merged.maxTokens !== undefined) positiveInteger('maxTokens', merged.maxTokens);
   if (merged.markdown === '') throw new OptionsError('gz-bench option "markdown" must be a path or false');
-  const agents = resolveAgents(agentOptions, agentFilter, merged.cmd);
-  assertSafeAgents(agents, merged.cmd, merged.unsafe);
+  // Proving the checks runs the oracle's two agents instead of any the options name.
+  const agents = checkSuite === true ? ORACLE_AGENT_DEFINITIONS : resolveAgents(agentOptions, agentFilter, merged.cmd);
+  if (checkSuite !== true) assertSafeAgents(agents, merged.cmd, merged.unsafe);
   if (merged.report === '') throw new OptionsError('gz-bench option "report" must be a path or false');
   if (merged.logs !== false && (typeof merged.logs !== 'string' || merged.logs.trim() === '')) {
     throw new OptionsError('gz-bench option "logs" must be a directory or false');
@@ -81,8 +86,17 @@ export function resolveOptions(
   if (!isSandboxMode(merged.sandbox)) {
     throw new OptionsError(`gz-bench option "sandbox" must be auto, bwrap or none, got "${String(merged.sandbox)}"`);
   }
-  return { ...merged, agents, include, allowEnv };
+  const resolved = { ...merged, agents, include, allowEnv };
+  return checkSuite === true
+    ? { ...resolved, cmd: undefined, trials: 1, solutionAgent: ORACLE_AGENTS.solution }
+    : resolved;
 }
+
+/** The two agents of `checkSuite`: the no-op, and the one each case's solution plays (see run-trial.ts). */
+const ORACLE_AGENT_DEFINITIONS = [
+  { name: ORACLE_AGENTS.noOp, cmd: NO_OP_COMMAND },
+  { name: ORACLE_AGENTS.solution, cmd: NO_OP_COMMAND },
+];
 
 function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   const options: GzBenchOptions = {};
@@ -131,6 +145,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   }
   const allowSecrets = value('GZ_BENCH_ALLOW_SECRETS');
   if (allowSecrets !== undefined) options.allowSecrets = parseBoolean('GZ_BENCH_ALLOW_SECRETS', allowSecrets);
+  const checkSuite = value('GZ_BENCH_CHECK_SUITE');
+  if (checkSuite !== undefined) options.checkSuite = parseBoolean('GZ_BENCH_CHECK_SUITE', checkSuite);
   const sandbox = value('GZ_BENCH_SANDBOX');
   if (sandbox !== undefined) options.sandbox = sandbox as SandboxMode;
   return options;

@@ -11,6 +11,7 @@ import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
 import { attemptController } from './attempt-controller.js';
 import { cellVerdict } from './cell-verdict.js';
 import { dieWithVitestMain } from './die-with-main.js';
+import { oracleCellVerdict } from './oracle-verdict.js';
 import { runTrial, SETTLE_TIMEOUT_MS, type TrialResult } from './run-trial.js';
 
 declare module 'vitest' {
@@ -108,7 +109,9 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
       finished.sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0));
     }
     if (finished.length === 0 && faults[0] !== undefined) throw faults[0].outcome.reason;
-    const verdict = cellVerdict(finished, trials, options.passRule ?? 'majority');
+    const plain = cellVerdict(finished, trials, options.passRule ?? 'majority');
+    const verdict =
+      options.solutionAgent === undefined ? plain : oracleCellVerdict(agentName, testCase, finished[0], plain);
     if (!verdict.passed) throw caseFailure(verdict.message, data, index);
   };
 

@@ -78,6 +78,9 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           ...(plan.agent?.usage && { usage: plan.agent.usage }),
           ...(budgetOf(options) && { budget: budgetOf(options) }),
           trial: plan.trial,
+          // The oracle run: the case's own solution plays the agent.
+          ...(plan.agent !== undefined &&
+            plan.agent.name === options.solutionAgent && { solution: testCase.solution ?? [] }),
           ...(options.timeout !== undefined && { timeoutSec: options.timeout }),
           ...(options.logs && {
             logs: caseLogLocation({

@@ -84,6 +84,13 @@ export interface GzBenchOptions {
    * processes, optional network cut), `none`, or `auto` (bwrap when it works here). Overridden by `GZ_BENCH_SANDBOX`. @default 'auto'
    */
   sandbox?: SandboxMode;
+  /**
+   * Prove the checks instead of benchmarking: every case runs with the agents `no-op`, whose test
+   * passes when the case fails, and `solution` (the case's own `solution` as the agent), whose test
+   * passes when the case passes; `cmd` and `agents` are not used. Overridden by `GZ_BENCH_CHECK_SUITE`.
+   * @default false
+   */
+  checkSuite?: boolean;
 }
 
 /** Plugin options with every default applied and every override resolved. */
@@ -107,6 +114,8 @@ export interface ResolvedGzBenchOptions {
   allowEnv: string[];
   allowSecrets: boolean;
   sandbox: SandboxMode;
+  /** The agent that plays each case's `solution` instead of its command (gz-bench check-suite). */
+  solutionAgent: string | undefined;
 }
 
 /** What the workers need of the options; it crosses to them through Vitest's `provide`. */
@@ -124,6 +133,7 @@ export type WorkerOptions = Pick<
   | 'allowEnv'
   | 'allowSecrets'
   | 'sandbox'
+  | 'solutionAgent'
 > & {
   /** Where the logs go: the absolute logs directory and the Vitest root the report names paths from; or none. */
   logs: { dir: string; root: string } | false;
