@@ -40,6 +40,8 @@ function fullSuite() {
     network: true,
     maxDiskMB: 200,
     maxOutputMB: 0.5,
+    tags: ['python', 'lang:py'],
+    meta: { source: 'aider', nested: { list: [1, 'two', null, true], empty: {} } },
     cases: [
       {
         repo: 'fixtures/other',
@@ -55,6 +57,8 @@ function fullSuite() {
         prompt: 'Fix it; "quote" $(not run) \n',
         setup: ['npm ci', 'echo ok'],
         timeoutSec: 86_400,
+        tags: ['hard', 'python'],
+        meta: { difficulty: 'hard', weight: 1.5 },
         checks: [
           { kind: 'fileExists', path: 'src/sum.js' },
           { kind: 'fileContains', path: 'src/sum.js', text: 'export', flags: 'i' },
@@ -236,7 +240,9 @@ describe('fastValidSuite never vouches for what the schema refuses', () => {
   });
 
   it('with an unknown key on any object', () => {
+    // `meta` takes any key: an added one is one more value (the next test).
     const objects = [[], ...paths].filter((path) => {
+      if (path.includes('meta')) return false;
       let value: unknown = full;
       for (const key of path) value = (value as Container)[key];
       return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -250,6 +256,12 @@ describe('fastValidSuite never vouches for what the schema refuses', () => {
       expect(schemaOutput(data), path.join('.')).toBeUndefined();
       expect(fastValidSuite(data), path.join('.')).toBeUndefined();
     }
+  });
+
+  it('but accepts any key of meta, at any depth, as the schema does', () => {
+    const data = structuredClone(full) as Container;
+    Object.assign(data.meta as Container, { any: { key: [1, { deeper: 'x' }] } });
+    expectSameAsSchema(data);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { allowEnvProblem } from '../env/allow-env.js';
 import { envConstantNameProblem, envConstantValueProblem } from '../env/env-constants.js';
 import { compiles } from './compiles.js';
+import { tagProblem } from './labels.js';
 import {
   CaseSchema,
   CommandCheckSchema,
@@ -189,6 +190,32 @@ const caseSettings: Record<string, Rule> = {
   maxOutputMB: positive,
 };
 
+const tag = keep((value) => typeof value === 'string' && tagProblem(value) === undefined);
+
+/** A JSON value as `z.json()` keeps it: finite numbers only, fresh arrays and objects. */
+const jsonValue: Rule = (value) => {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : UNSURE;
+  if (Array.isArray(value)) return arrayOf(jsonValue)(value);
+  return jsonObject(value);
+};
+
+/** An object of JSON values, as `z.record(z.string(), z.json())` keeps it. */
+const jsonObject: Rule = (value) => {
+  if (!isPlainObject(value)) return UNSURE;
+  const out: Record<string, unknown> = {};
+  let present = 0;
+  for (const key of Object.keys(value)) {
+    const checked = jsonValue(value[key]);
+    if (checked === UNSURE) return UNSURE;
+    out[key] = checked;
+    present += 1;
+  }
+  return keyCount(value) === present ? out : UNSURE;
+};
+
+const labels: Record<string, Rule> = { tags: arrayOf(tag), meta: jsonObject };
+
 const testCase = objectOf(
   CaseSchema,
   {
@@ -198,6 +225,7 @@ const testCase = objectOf(
     setup: arrayOf(noNul),
     checks: arrayOf(check),
     timeoutSec: timeout,
+    ...labels,
   },
   ['id', 'prompt', 'checks'],
 );
@@ -223,6 +251,7 @@ const suite = objectOf(
     description: anyString,
     version: anyString,
     ...caseSettings,
+    ...labels,
     cases: arrayOf(testCase),
   },
   ['name', 'cases'],

@@ -5,6 +5,7 @@ import { ENV_NAME_PATTERN } from '../env/env-names.js';
 import { showRegex } from '../regex/show-regex.js';
 import { compiles } from './compiles.js';
 import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC } from './defaults.js';
+import { TAG_PATTERN, tagProblem } from './labels.js';
 
 // fast-validate.ts holds a second, faster statement of these rules for suites that keep them; a rule
 // changed here must change there too (fast-validate.test.ts holds the two to each other, and stops
@@ -205,6 +206,31 @@ const caseSettings = {
     .describe('Fails the case when a command writes more than this many MiB of output.'),
 };
 
+/** A tag: a word of Vitest's `--tags-filter` language. */
+const tag = z
+  .string()
+  .superRefine((name, ctx) => {
+    const problem = tagProblem(name);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ description: 'A Vitest test tag, e.g. "python" or "hard".', pattern: TAG_PATTERN });
+
+/** Tags and metadata, on a case and on its suite: what results are sliced and grouped by. */
+const labels = {
+  tags: z
+    .array(tag)
+    .optional()
+    .describe(
+      "Vitest test tags of the case (a suite's apply to all its cases), for `--tags-filter`, e.g. 'python && !hard'.",
+    ),
+  meta: z
+    .record(z.string(), z.json())
+    .optional()
+    .describe(
+      "Free-form metadata (difficulty, category, source…) carried into each report row; a case's keys win over the suite's.",
+    ),
+};
+
 /** One task for the agent: a prompt, optional setup, and the checks that score it. */
 export const CaseSchema = z
   .object({
@@ -223,6 +249,7 @@ export const CaseSchema = z
       .describe(
         `Bounds the agent command, each setup command, each command check and each outputMatches match. @default ${DEFAULT_TIMEOUT_SEC}`,
       ),
+    ...labels,
   })
   .strict();
 
@@ -237,6 +264,7 @@ export const SuiteSchema = z
     description: z.string().optional().describe('Human-readable description of the suite.'),
     version: z.string().optional().describe('Version of the suite, e.g. a semver string, for tracking results.'),
     ...caseSettings,
+    ...labels,
     cases: z.array(CaseSchema),
   })
   .strict()
