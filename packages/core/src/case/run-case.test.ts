@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Case } from '../suite/schema.js';
-import { caseBudgetMs, caseTimeoutSec, runCase } from './run-case.js';
+import { caseBudgetMs, caseStepTimeoutsMs, caseTimeoutSec, runCase } from './run-case.js';
 
 let outside: string;
 beforeEach(async () => {
@@ -237,9 +237,64 @@ describe('case limits', () => {
     expect(caseBudgetMs(withRegex) - caseBudgetMs(withoutRegex)).toBeGreaterThanOrEqual(10_000);
   });
 
+  it("bounds setup and checks by their own timeouts, else by the agent's; an override bounds them all", () => {
+    expect(caseStepTimeoutsMs(base({ timeoutSec: 10, setupTimeoutSec: 300, checkTimeoutSec: 2 }))).toEqual({
+      agent: 10_000,
+      setup: 300_000,
+      check: 2000,
+    });
+    expect(caseStepTimeoutsMs(base({ timeoutSec: 10 }))).toEqual({ agent: 10_000, setup: 10_000, check: 10_000 });
+    expect(caseStepTimeoutsMs(base({ setupTimeoutSec: 300, checkTimeoutSec: 2 }), 7)).toEqual({
+      agent: 7000,
+      setup: 7000,
+      check: 7000,
+    });
+  });
+
+  it("budgets setup and checks by their own timeouts, longer or shorter than the agent's", () => {
+    const steps = { setup: ['a', 'b'], checks: [{ kind: 'command' as const, run: 'c' }] };
+    const plain = caseBudgetMs(base({ timeoutSec: 10, ...steps }));
+    const longSetup = caseBudgetMs(base({ timeoutSec: 10, setupTimeoutSec: 600, ...steps }));
+    const longCheck = caseBudgetMs(base({ timeoutSec: 10, checkTimeoutSec: 600, ...steps }));
+    // Two setup commands of 600 s each instead of 10 s; one check likewise.
+    expect(longSetup - plain).toBe(2 * 590_000);
+    expect(longCheck - plain).toBe(590_000);
+    expect(caseBudgetMs(base({ timeoutSec: 600, checkTimeoutSec: 1, ...steps }))).toBeGreaterThanOrEqual(
+      3 * 600_000 + 1000,
+    );
+  });
+
   it('never exceeds the longest delay a timer can wait, which would make it fire at once', () => {
     const testCase = base({ timeoutSec: 86_400, setup: Array.from({ length: 30 }, () => 'true') });
     expect(caseBudgetMs(testCase)).toBe(2 ** 31 - 1);
+  });
+});
+
+describe('runCase with timeouts per step', () => {
+  it('bounds setup by setupTimeoutSec, and says so', async () => {
+    const result = await runCase(base({ timeoutSec: 30, setupTimeoutSec: 0.3, setup: ['exec sleep 10'] }), {
+      cmd: 'true',
+    });
+    expect(result).toMatchObject({
+      outcome: 'harnessError',
+      failedStep: 'setup',
+      error: 'setup command 1 timed out after 0.3s: exec sleep 10',
+    });
+  });
+
+  it('bounds a command check by checkTimeoutSec: a failed check that says it timed out, not the agent', async () => {
+    const checks = [{ kind: 'command' as const, run: "echo 'test_slow.py::test_waits'; exec sleep 10" }];
+    const result = await runCase(base({ timeoutSec: 30, checkTimeoutSec: 0.5, checks }), {
+      cmd: 'sleep 1; echo agent done',
+    });
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      failedStep: 'check',
+      error: 'command timed out after 0.5s: test_slow.py::test_waits',
+      checkResults: [{ passed: false, timedOut: true }],
+      // The agent had its own 30 s, more than the check's 0.5 s.
+      agent: { exitCode: 0, timedOut: false },
+    });
   });
 });
 

@@ -19,7 +19,7 @@ import { RemoveTreeError } from '../workspace/remove-tree.js';
 import { tempDirFault } from '../workspace/temp-dir.js';
 import { type AgentSettings, agentSettingsProblem } from './agent-settings.js';
 import type { Budget } from './budget.js';
-import { caseByteLimits, caseTimeoutSec } from './case-limits.js';
+import { caseByteLimits, caseStepTimeoutsMs } from './case-limits.js';
 import { commandEnvs } from './command-env.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
 import { LeftoverSweep } from './leftover-sweep.js';
@@ -28,7 +28,7 @@ import { type PreparedWorkspace, prepareWorkspace } from './prepare-workspace.js
 import { inlinePromptProblem, promptEnv } from './prompt-delivery.js';
 import { runSteps, type UsageReader } from './steps.js';
 
-export { caseBudgetMs, caseTimeoutSec } from './case-limits.js';
+export { caseBudgetMs, caseStepTimeoutsMs, caseTimeoutSec } from './case-limits.js';
 
 /** How to run a case. */
 export interface RunCaseOptions {
@@ -172,7 +172,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
   if (testCase.network === false && sandbox.kind === 'none') {
     warnings.push('network: false is not enforced: the commands ran without the bwrap sandbox');
   }
-  const timeoutMs = caseTimeoutSec(testCase, options.timeoutSec) * 1000;
+  const timeouts = caseStepTimeoutsMs(testCase, options.timeoutSec);
   const logs = options.logs === undefined ? undefined : await prepareLogs(options.logs, warnings);
   const launch = await commandLaunch({
     sandbox: sandbox.kind,
@@ -186,7 +186,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
   const run: CommandRunner = createCommandRunner({
     area,
     env,
-    timeoutMs,
+    timeoutMs: timeouts.agent,
     limits: caseByteLimits(testCase),
     launch,
     leftovers,
@@ -196,7 +196,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
   const outcome = await runSteps(testCase, {
     command,
     area,
-    timeoutMs,
+    timeouts,
     repo,
     allowSecrets: options.allowSecrets === true,
     run,

@@ -68,7 +68,10 @@ describe('evaluateCheck', () => {
       'timedOut',
       'outputTail',
     ]);
-    expect(command).toMatchObject({ passed: false, message: 'command exited with 1, expected 0: npm test' });
+    expect(command).toMatchObject({
+      passed: false,
+      message: 'command exited with 1, expected 0 (no output): npm test',
+    });
   });
 
   it('leaves message out when the check passes', async () => {

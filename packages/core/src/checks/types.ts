@@ -22,6 +22,8 @@ export interface CheckContext {
   output: string;
   /** Runs a shell command in the workspace under the case's limits. */
   runCommand(command: string): Promise<ProcessResult>;
+  /** The bound of each command `runCommand` runs, for messages. */
+  commandTimeoutMs?: number;
   /**
    * Tests a user's regular expression against `text` within the case's time bound, off the thread that
    * runs the case, so a pattern that backtracks catastrophically cannot stall it.

@@ -19,3 +19,6 @@ export const CASE_SETTING_KEYS = [
   'maxDiskMB',
   'maxOutputMB',
 ] as const;
+
+/** Bounds of setup and checks that a suite may give all its cases and a case may override. */
+export const STEP_TIMEOUT_KEYS = ['setupTimeoutSec', 'checkTimeoutSec'] as const;

@@ -40,6 +40,8 @@ function fullSuite() {
     network: true,
     maxDiskMB: 200,
     maxOutputMB: 0.5,
+    setupTimeoutSec: 600,
+    checkTimeoutSec: 0.5,
     tags: ['python', 'lang:py'],
     meta: { source: 'aider', nested: { list: [1, 'two', null, true], empty: {} } },
     cases: [
@@ -57,6 +59,8 @@ function fullSuite() {
         prompt: 'Fix it; "quote" $(not run) \n',
         setup: ['npm ci', 'echo ok'],
         timeoutSec: 86_400,
+        setupTimeoutSec: 86_400,
+        checkTimeoutSec: 30,
         tags: ['hard', 'python'],
         meta: { difficulty: 'hard', weight: 1.5 },
         checks: [

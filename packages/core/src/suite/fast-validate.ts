@@ -216,6 +216,8 @@ const jsonObject: Rule = (value) => {
 
 const labels: Record<string, Rule> = { tags: arrayOf(tag), meta: jsonObject };
 
+const stepTimeouts: Record<string, Rule> = { setupTimeoutSec: timeout, checkTimeoutSec: timeout };
+
 const testCase = objectOf(
   CaseSchema,
   {
@@ -225,6 +227,7 @@ const testCase = objectOf(
     setup: arrayOf(noNul),
     checks: arrayOf(check),
     timeoutSec: timeout,
+    ...stepTimeouts,
     ...labels,
   },
   ['id', 'prompt', 'checks'],
@@ -251,6 +254,7 @@ const suite = objectOf(
     description: anyString,
     version: anyString,
     ...caseSettings,
+    ...stepTimeouts,
     ...labels,
     cases: arrayOf(testCase),
   },

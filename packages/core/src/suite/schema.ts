@@ -4,7 +4,7 @@ import { envConstantNameProblem, envConstantValueProblem } from '../env/env-cons
 import { ENV_NAME_PATTERN } from '../env/env-names.js';
 import { showRegex } from '../regex/show-regex.js';
 import { compiles } from './compiles.js';
-import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC } from './defaults.js';
+import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC, type STEP_TIMEOUT_KEYS } from './defaults.js';
 import { TAG_PATTERN, tagProblem } from './labels.js';
 
 // fast-validate.ts holds a second, faster statement of these rules for suites that keep them; a rule
@@ -231,6 +231,24 @@ const labels = {
     ),
 };
 
+/** A bound of some seconds, at most a day. */
+const timeoutSec = () =>
+  numberField('must be a finite number of seconds')
+    .positive('must be a positive number of seconds')
+    .max(MAX_TIMEOUT_SEC, `must be at most ${MAX_TIMEOUT_SEC} seconds`);
+
+/** Bounds of setup and checks apart from the agent's; a suite's apply to its cases, a case's own win. */
+const stepTimeouts = {
+  setupTimeoutSec: timeoutSec()
+    .optional()
+    .describe("Bounds each setup command, instead of timeoutSec (which stays the agent's). @default timeoutSec"),
+  checkTimeoutSec: timeoutSec()
+    .optional()
+    .describe(
+      "Bounds each command check and each outputMatches match, instead of timeoutSec (which stays the agent's). @default timeoutSec",
+    ),
+};
+
 /** One task for the agent: a prompt, optional setup, and the checks that score it. */
 export const CaseSchema = z
   .object({
@@ -247,8 +265,9 @@ export const CaseSchema = z
       .max(MAX_TIMEOUT_SEC, `must be at most ${MAX_TIMEOUT_SEC} seconds`)
       .optional()
       .describe(
-        `Bounds the agent command, each setup command, each command check and each outputMatches match. @default ${DEFAULT_TIMEOUT_SEC}`,
+        `Bounds the agent command, and setup and checks where setupTimeoutSec and checkTimeoutSec do not. @default ${DEFAULT_TIMEOUT_SEC}`,
       ),
+    ...stepTimeouts,
     ...labels,
   })
   .strict();
@@ -264,6 +283,7 @@ export const SuiteSchema = z
     description: z.string().optional().describe('Human-readable description of the suite.'),
     version: z.string().optional().describe('Version of the suite, e.g. a semver string, for tracking results.'),
     ...caseSettings,
+    ...stepTimeouts,
     ...labels,
     cases: z.array(CaseSchema),
   })
@@ -286,6 +306,17 @@ export const SuiteSchema = z
 
 /** A validated suite. */
 export type Suite = z.infer<typeof SuiteSchema>;
+
+/** The bounds of setup and checks that a suite gives its cases and a case may override. */
+export type StepTimeouts = Pick<Case, keyof typeof stepTimeouts>;
+
+type StepTimeoutKey = (typeof STEP_TIMEOUT_KEYS)[number];
+const stepTimeoutKeysMatch: [keyof typeof stepTimeouts] extends [StepTimeoutKey]
+  ? [StepTimeoutKey] extends [keyof typeof stepTimeouts]
+    ? true
+    : never
+  : never = true;
+void stepTimeoutKeysMatch;
 
 /** The settings that a suite gives its cases and a case may override. */
 export type CaseSettings = Pick<Case, keyof typeof caseSettings>;
