@@ -298,6 +298,24 @@ describe('runCase with timeouts per step', () => {
   });
 });
 
+describe('runCase with an agentExit check', () => {
+  it("passes on the agent's expected exit code, and fails on another as the agent's error", async () => {
+    const exits3 = await runCase(base({ checks: [{ kind: 'agentExit', expectExit: 3 }] }), { cmd: 'exit 3' });
+    expect(exits3).toMatchObject({ passed: true, checkResults: [{ kind: 'agentExit', passed: true, exitCode: 3 }] });
+
+    const exits0 = await runCase(base({ checks: [{ kind: 'agentExit', expectExit: 3 }] }), { cmd: 'true' });
+    expect(exits0).toMatchObject({ outcome: 'failed', error: 'agent exited with 0, expected 3' });
+
+    // A non-zero exit that fails a check is the agent's error, as with every check kind.
+    const fails = await runCase(base({ checks: [{ kind: 'agentExit' }] }), { cmd: 'echo crashed; exit 1' });
+    expect(fails).toMatchObject({
+      outcome: 'agentError',
+      error: 'agent command exited with 1: crashed',
+      checkResults: [{ passed: false, message: 'agent exited with 1, expected 0', exitCode: 1 }],
+    });
+  });
+});
+
 describe('runCase with a fixture repository', () => {
   it('fails the case, with the reason, when the fixture is gone by the time it runs', async () => {
     const result = await runCase(

@@ -152,6 +152,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     output: result.output.text,
     runCommand: context.run,
     commandTimeoutMs: context.timeouts.check,
+    agentExit: { exitCode: result.exitCode, signal: result.signal },
     // A regular expression gets the same bound as a check's command.
     matchRegex: (pattern, flags, text) =>
       matchRegexBounded({ pattern, flags, text, timeoutMs: context.timeouts.check, signal: context.signal }),

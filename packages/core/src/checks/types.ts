@@ -24,6 +24,8 @@ export interface CheckContext {
   runCommand(command: string): Promise<ProcessResult>;
   /** The bound of each command `runCommand` runs, for messages. */
   commandTimeoutMs?: number;
+  /** How the agent command ended; absent where no agent ran (a check evaluated on its own). */
+  agentExit?: { exitCode: number | null; signal: string | null };
   /**
    * Tests a user's regular expression against `text` within the case's time bound, off the thread that
    * runs the case, so a pattern that backtracks catastrophically cannot stall it.

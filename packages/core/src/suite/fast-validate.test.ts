@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fastValidSuite } from './fast-validate.js';
 import {
+  AgentExitCheckSchema,
   CaseSchema,
   CommandCheckSchema,
   FileContainsCheckSchema,
@@ -16,6 +17,7 @@ const checkSchemas: Record<string, { shape: object }> = {
   fileNotExists: FileNotExistsCheckSchema,
   command: CommandCheckSchema,
   outputMatches: OutputMatchesCheckSchema,
+  agentExit: AgentExitCheckSchema,
 };
 
 import { readmeSuite } from './test-support/readme-suite.js';
@@ -69,6 +71,7 @@ function fullSuite() {
           { kind: 'fileNotExists', path: '.env.local' },
           { kind: 'command', run: 'sh checks/run.sh', expectExit: 255 },
           { kind: 'outputMatches', pattern: '\\bdone\\b', flags: 'imsu' },
+          { kind: 'agentExit', expectExit: 3 },
         ],
       },
       { id: 'least', prompt: 'p', checks: [] },
@@ -211,7 +214,7 @@ describe('fastValidSuite knows every key of the schema', () => {
         check,
       ]),
     ];
-    expect(known).toHaveLength(7);
+    expect(known).toHaveLength(8);
     for (const [name, schema, example] of known) {
       expect(Object.keys(schema.shape).sort(), name).toEqual(Object.keys(example).sort());
     }

@@ -3,6 +3,7 @@ import { envConstantNameProblem, envConstantValueProblem } from '../env/env-cons
 import { compiles } from './compiles.js';
 import { tagProblem } from './labels.js';
 import {
+  AgentExitCheckSchema,
   CaseSchema,
   CommandCheckSchema,
   FileContainsCheckSchema,
@@ -171,6 +172,7 @@ const checkRules = new Map<string, Rule>([
       ({ pattern, flags }) => compilesOnce(pattern as string, (flags as string | undefined) ?? ''),
     ),
   ],
+  ['agentExit', objectOf(AgentExitCheckSchema, { kind: literal('agentExit'), expectExit: exitCode }, ['kind'])],
 ]);
 
 const check: Rule = (value) => {

@@ -105,6 +105,20 @@ export const OutputMatchesCheckSchema = z
   })
   .describe("Passes when `pattern` matches the agent command's combined stdout and stderr.");
 
+/** Passes when the agent command exited with `expectExit`. */
+export const AgentExitCheckSchema = z
+  .object({
+    kind: z.literal('agentExit'),
+    expectExit: z
+      .int({ error: EXIT_CODE })
+      .min(0, EXIT_CODE)
+      .max(255, EXIT_CODE)
+      .optional()
+      .describe("The agent's expected exit code. @default 0"),
+  })
+  .strict()
+  .describe('Passes when the agent command exited with `expectExit` (default 0).');
+
 /** One deterministic assertion about a case's workspace or its agent's output. */
 export const CheckSchema = z.discriminatedUnion('kind', [
   FileExistsCheckSchema,
@@ -112,6 +126,7 @@ export const CheckSchema = z.discriminatedUnion('kind', [
   FileNotExistsCheckSchema,
   CommandCheckSchema,
   OutputMatchesCheckSchema,
+  AgentExitCheckSchema,
 ]);
 
 /** A check as written in a suite. */
@@ -128,6 +143,8 @@ export type FileNotExistsCheck = z.infer<typeof FileNotExistsCheckSchema>;
 export type CommandCheck = z.infer<typeof CommandCheckSchema>;
 /** An `outputMatches` check. */
 export type OutputMatchesCheck = z.infer<typeof OutputMatchesCheckSchema>;
+/** An `agentExit` check. */
+export type AgentExitCheck = z.infer<typeof AgentExitCheckSchema>;
 
 /** A relative path inside a fixture repository. */
 const fixturePath = noNul.describe('Path relative to the fixture repository.');
