@@ -47,7 +47,19 @@ export interface SandboxArgvOptions {
   network: boolean;
   /** The bwrap executable. @default the first `bwrap` on the harness's PATH */
   bwrapPath?: string;
+  /** Whether the harness runs as root, whose commands keep root's file ownership powers. @default the process's uid is 0 */
+  asRoot?: boolean;
 }
+
+/**
+ * What root keeps in the sandbox so that ordinary tools behave as they do outside it: `tar` and
+ * `cp -p` give files their owners (CHOWN) and then set their modes, times and set-group-ID bits
+ * (FOWNER, FSETID), and the files they made, now another user's, stay root's to read and write
+ * (DAC_OVERRIDE), as `npm`, `pip` and `git` then expect. Only the case area is writable, so these act
+ * on nothing else; every other capability (mounts, devices, other users' processes, the network's
+ * configuration, changing uid) stays dropped. An unprivileged harness has none of them to keep.
+ */
+export const ROOT_FILE_CAPABILITIES = ['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER', 'CAP_FSETID'] as const;
 
 /** Raised when sandbox `bwrap` is asked for but bubblewrap is missing or does not work here. */
 export class SandboxError extends Error {
@@ -95,6 +107,10 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     // read-write. Unprivileged runs have none to drop, so this is harmless there.
     '--cap-drop',
     'ALL',
+    // …except, as root, those of file ownership (see ROOT_FILE_CAPABILITIES), one flag each.
+    ...((options.asRoot ?? process.getuid?.() === 0)
+      ? ROOT_FILE_CAPABILITIES.flatMap((cap) => ['--cap-add', cap])
+      : []),
     // bwrap becomes pid 1 of a new pid namespace: when it dies, the kernel kills every process in
     // the sandbox, including ones that called setsid() to leave the process group.
     '--unshare-pid',
