@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { probeSandbox } from '../process/sandbox.js';
 import type { Case } from '../suite/schema.js';
 import { caseBudgetMs, caseStepTimeoutsMs, caseTimeoutSec, runCase } from './run-case.js';
 
@@ -314,6 +315,54 @@ describe('runCase with an agentExit check', () => {
       checkResults: [{ passed: false, message: 'agent exited with 1, expected 0', exitCode: 1 }],
     });
   });
+});
+
+const sandboxProbe = await probeSandbox();
+
+describe('runCase with a workdir', () => {
+  it('is refused without the sandbox, before anything runs', async () => {
+    const result = await runCase(base({ workdir: '/app' }), { cmd: `touch '${outside}/agent-ran'` });
+    expect(result).toMatchObject({
+      outcome: 'harnessError',
+      failedStep: 'harness',
+      error:
+        'workdir "/app" needs the bwrap sandbox, which shows the workspace there; run with --sandbox bwrap (sandbox: "bwrap")',
+    });
+    expect(existsSync(join(outside, 'agent-ran'))).toBe(false);
+  });
+
+  it('is refused when its first directory exists here without it', async () => {
+    const result = await runCase(base({ workdir: '/etc/gz-bench-no-such-task' }), {
+      cmd: 'true',
+      sandbox: { kind: 'bwrap' },
+    });
+    expect(result.error).toBe(
+      'workdir "/etc/gz-bench-no-such-task" cannot be placed: /etc exists on this machine without it; choose a workdir whose first directory does not exist here, such as "/app"',
+    );
+  });
+
+  it.runIf(sandboxProbe.available)(
+    'shows the workspace there to setup, the agent and command checks, and leaves the host without it',
+    async () => {
+      const workdir = `/gz-bench-task-${process.pid}`;
+      const result = await runCase(
+        base({
+          workdir,
+          setup: ['pwd > setup-pwd'],
+          checks: [
+            { kind: 'fileContains', path: 'setup-pwd', text: workdir },
+            { kind: 'fileContains', path: 'agent-pwd', text: `${workdir} ${workdir}` },
+            // The sandbox's own root stays read-only: nothing new appears beside the workdir.
+            { kind: 'command', run: `test "$(pwd)" = ${workdir} && ! touch /gz-bench-beside 2>/dev/null` },
+          ],
+        }),
+        { cmd: 'echo "$(pwd) {{dir}}" > agent-pwd', sandbox: { kind: 'bwrap' } },
+      );
+      expect(result).toMatchObject({ passed: true, sandbox: 'bwrap' });
+      expect(existsSync(workdir)).toBe(false);
+      expect(existsSync('/gz-bench-beside')).toBe(false);
+    },
+  );
 });
 
 describe('runCase with a fixture repository', () => {

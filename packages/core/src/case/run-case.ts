@@ -7,6 +7,7 @@ import type { CaseLogLocation } from '../logs/log-paths.js';
 import { commandLaunch } from '../process/command-launch.js';
 import type { ResolvedSandbox } from '../process/sandbox.js';
 import { CASE_TOKEN_ENV, newCaseToken } from '../process/sweep.js';
+import { WorkdirError, type WorkdirLayout, workdirLayout } from '../process/workdir-layout.js';
 import type { CaseResult, FailedStep } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { DIR_ENV, renderTemplate } from '../template/render-template.js';
@@ -102,6 +103,8 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   if (tooLong !== undefined) return notRun(testCase, started, sandbox, 'agent', tooLong);
   const badAgent = options.agent === undefined ? undefined : agentSettingsProblem(options.agent);
   if (badAgent !== undefined) return notRun(testCase, started, sandbox, 'harness', badAgent);
+  const placed = placeWorkdir(testCase.workdir, sandbox.kind);
+  if (typeof placed === 'string') return notRun(testCase, started, sandbox, 'harness', placed);
   const token = newCaseToken();
   const parent = options.tmpDir ?? tmpdir();
   let area: CaseArea;
@@ -116,7 +119,7 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   const leftovers = new LeftoverSweep(token);
   let result: CaseResult;
   try {
-    result = await runInArea(testCase, options, { area, command, sandbox, repo, started, leftovers });
+    result = await runInArea(testCase, options, { area, command, sandbox, repo, started, leftovers, workdir: placed });
   } catch (error) {
     await finishCase(area, leftovers, options.keep === true);
     throw error;
@@ -133,10 +136,26 @@ interface AreaContext {
   repo: string | undefined;
   started: number;
   leftovers: LeftoverSweep;
+  /** Where the sandbox shows the workspace, when the case asks for a fixed path. */
+  workdir: WorkdirLayout | undefined;
+}
+
+/** The sandbox's placement of a case's `workdir`, or why it cannot have one here. */
+function placeWorkdir(workdir: string | undefined, sandbox: 'bwrap' | 'none'): WorkdirLayout | string | undefined {
+  if (workdir === undefined) return undefined;
+  if (sandbox === 'none') {
+    return `workdir "${workdir}" needs the bwrap sandbox, which shows the workspace there; run with --sandbox bwrap (sandbox: "bwrap")`;
+  }
+  try {
+    return workdirLayout(workdir);
+  } catch (error) {
+    if (error instanceof WorkdirError) return error.message;
+    throw error;
+  }
 }
 
 async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaContext): Promise<CaseResult> {
-  const { area, command, sandbox, repo, started, leftovers } = context;
+  const { area, command, sandbox, repo, started, leftovers, workdir } = context;
   await writePromptFile(area, testCase.prompt);
   const source = options.env ?? process.env;
   const envs = commandEnvs({
@@ -148,7 +167,8 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     ...(options.agent && { agent: options.agent }),
     own: {
       ...promptEnv(testCase.prompt, area.promptFile),
-      [DIR_ENV]: area.workspace,
+      // Where the commands see the workspace: the fixed path, when the case has one.
+      [DIR_ENV]: workdir?.path ?? area.workspace,
       [CASE_TOKEN_ENV]: area.token,
       ...(options.trial !== undefined && { [TRIAL_ENV]: String(options.trial) }),
     },
@@ -180,6 +200,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     workspace: area.workspace,
     readOnly: [area.promptFile],
     network: testCase.network !== false,
+    ...(workdir && { workdir }),
     ...(options.env && { env: options.env }),
   });
   leftovers.containment = launch.containment;

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { createOwnedDir } from '../workspace/owned-dirs.js';
 import { findOnPath } from './find-on-path.js';
 import { SANDBOX_INFO_FD } from './sandbox-init.js';
+import type { WorkdirLayout } from './workdir-layout.js';
 
 // An agent runs inside bubblewrap (bwrap) when it is installed and works: the host filesystem is
 // read-only, only the case's area is writable, and the whole sandbox dies with its bwrap process.
@@ -49,6 +50,8 @@ export interface SandboxArgvOptions {
   bwrapPath?: string;
   /** Whether the harness runs as root, whose commands keep root's file ownership powers. @default the process's uid is 0 */
   asRoot?: boolean;
+  /** Where `workspace` also appears, and the command starts (see `workdirLayout`). */
+  workdir?: WorkdirLayout;
 }
 
 /**
@@ -77,10 +80,9 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
   return [
     options.bwrapPath ?? locateBwrap() ?? 'bwrap',
     // The whole host filesystem, submounts included, read-only: tools, node and the repo stay usable,
-    // nothing outside the area can be changed.
-    '--ro-bind',
-    '/',
-    '/',
+    // nothing outside the area can be changed. (With a workdir that does not exist here, its entries
+    // one by one beside the workdir's first directory: see workdir-layout.ts.)
+    ...(options.workdir?.root ?? ['--ro-bind', '/', '/']),
     // A fresh minimal /dev (null, zero, random, tty, shm…) instead of the host's devices.
     '--dev',
     '/dev',
@@ -103,6 +105,10 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     options.area,
     // Mounted over their place in the area: not even root inside can write, remove or replace them.
     ...(options.readOnly ?? []).flatMap((path) => ['--ro-bind', path, path]),
+    // The workspace again at the fixed path a task assumes (`/app`), then the root made read-only
+    // where it is the sandbox's own.
+    ...(options.workdir === undefined ? [] : ['--bind', options.workspace, options.workdir.path]),
+    ...(options.workdir?.root === undefined ? [] : ['--remount-ro', '/']),
     // As root, bwrap keeps every capability by default, and CAP_SYS_ADMIN could simply remount `/`
     // read-write. Unprivileged runs have none to drop, so this is harmless there.
     '--cap-drop',
@@ -132,7 +138,7 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     '--info-fd',
     String(SANDBOX_INFO_FD),
     '--chdir',
-    options.workspace,
+    options.workdir?.path ?? options.workspace,
     // Ends bwrap's options: the command's own arguments are never read as bwrap flags.
     '--',
   ];

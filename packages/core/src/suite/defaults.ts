@@ -20,5 +20,5 @@ export const CASE_SETTING_KEYS = [
   'maxOutputMB',
 ] as const;
 
-/** Bounds of setup and checks that a suite may give all its cases and a case may override. */
-export const STEP_TIMEOUT_KEYS = ['setupTimeoutSec', 'checkTimeoutSec'] as const;
+/** Bounds of setup and checks, and the workspace's fixed path, that a suite may give all its cases and a case may override. */
+export const TASK_SETTING_KEYS = ['setupTimeoutSec', 'checkTimeoutSec', 'workdir'] as const;

@@ -44,6 +44,7 @@ function fullSuite() {
     maxOutputMB: 0.5,
     setupTimeoutSec: 600,
     checkTimeoutSec: 0.5,
+    workdir: '/app',
     tags: ['python', 'lang:py'],
     meta: { source: 'aider', nested: { list: [1, 'two', null, true], empty: {} } },
     cases: [
@@ -63,6 +64,7 @@ function fullSuite() {
         timeoutSec: 86_400,
         setupTimeoutSec: 86_400,
         checkTimeoutSec: 30,
+        workdir: '/srv/task',
         tags: ['hard', 'python'],
         meta: { difficulty: 'hard', weight: 1.5 },
         checks: [

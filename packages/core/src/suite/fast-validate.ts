@@ -14,6 +14,7 @@ import {
   type Suite,
   SuiteSchema,
 } from './schema.js';
+import { workdirProblem } from './workdir.js';
 
 // zod gives every value it checks a result object of its own, and a suite of 10,000 cases holds
 // some 200,000 values: validating it with the schema alone takes longer than the rest of loading.
@@ -220,6 +221,10 @@ const labels: Record<string, Rule> = { tags: arrayOf(tag), meta: jsonObject };
 
 const stepTimeouts: Record<string, Rule> = { setupTimeoutSec: timeout, checkTimeoutSec: timeout };
 
+const workdirSetting: Record<string, Rule> = {
+  workdir: keep((value) => isNonEmpty(value) && !value.includes('\0') && workdirProblem(value) === undefined),
+};
+
 const testCase = objectOf(
   CaseSchema,
   {
@@ -230,6 +235,7 @@ const testCase = objectOf(
     checks: arrayOf(check),
     timeoutSec: timeout,
     ...stepTimeouts,
+    ...workdirSetting,
     ...labels,
   },
   ['id', 'prompt', 'checks'],
@@ -257,6 +263,7 @@ const suite = objectOf(
     version: anyString,
     ...caseSettings,
     ...stepTimeouts,
+    ...workdirSetting,
     ...labels,
     cases: arrayOf(testCase),
   },

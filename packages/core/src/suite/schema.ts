@@ -4,8 +4,9 @@ import { envConstantNameProblem, envConstantValueProblem } from '../env/env-cons
 import { ENV_NAME_PATTERN } from '../env/env-names.js';
 import { showRegex } from '../regex/show-regex.js';
 import { compiles } from './compiles.js';
-import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC, type STEP_TIMEOUT_KEYS } from './defaults.js';
+import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC, type TASK_SETTING_KEYS } from './defaults.js';
 import { TAG_PATTERN, tagProblem } from './labels.js';
+import { workdirProblem } from './workdir.js';
 
 // fast-validate.ts holds a second, faster statement of these rules for suites that keep them; a rule
 // changed here must change there too (fast-validate.test.ts holds the two to each other, and stops
@@ -266,6 +267,19 @@ const stepTimeouts = {
     ),
 };
 
+/** Where the workspace appears in the sandbox, for tasks that assume a fixed path. */
+const workdirSetting = {
+  workdir: noNul
+    .superRefine((path, ctx) => {
+      const problem = workdirProblem(path);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional()
+    .describe(
+      'An absolute path, e.g. "/app", where setup, the agent and command checks see the workspace and start (needs the bwrap sandbox).',
+    ),
+};
+
 /** One task for the agent: a prompt, optional setup, and the checks that score it. */
 export const CaseSchema = z
   .object({
@@ -285,6 +299,7 @@ export const CaseSchema = z
         `Bounds the agent command, and setup and checks where setupTimeoutSec and checkTimeoutSec do not. @default ${DEFAULT_TIMEOUT_SEC}`,
       ),
     ...stepTimeouts,
+    ...workdirSetting,
     ...labels,
   })
   .strict();
@@ -301,6 +316,7 @@ export const SuiteSchema = z
     version: z.string().optional().describe('Version of the suite, e.g. a semver string, for tracking results.'),
     ...caseSettings,
     ...stepTimeouts,
+    ...workdirSetting,
     ...labels,
     cases: z.array(CaseSchema),
   })
@@ -325,15 +341,15 @@ export const SuiteSchema = z
 export type Suite = z.infer<typeof SuiteSchema>;
 
 /** The bounds of setup and checks that a suite gives its cases and a case may override. */
-export type StepTimeouts = Pick<Case, keyof typeof stepTimeouts>;
+export type TaskSettings = Pick<Case, keyof typeof stepTimeouts | keyof typeof workdirSetting>;
 
-type StepTimeoutKey = (typeof STEP_TIMEOUT_KEYS)[number];
-const stepTimeoutKeysMatch: [keyof typeof stepTimeouts] extends [StepTimeoutKey]
-  ? [StepTimeoutKey] extends [keyof typeof stepTimeouts]
+type TaskSettingKey = (typeof TASK_SETTING_KEYS)[number];
+const taskSettingKeysMatch: [keyof TaskSettings] extends [TaskSettingKey]
+  ? [TaskSettingKey] extends [keyof TaskSettings]
     ? true
     : never
   : never = true;
-void stepTimeoutKeysMatch;
+void taskSettingKeysMatch;
 
 /** The settings that a suite gives its cases and a case may override. */
 export type CaseSettings = Pick<Case, keyof typeof caseSettings>;

@@ -119,6 +119,18 @@ export async function runCommand(args: string[]): Promise<number> {
       if (problem !== undefined) throw new UsageError(problem);
     }
   }
+  if (sandbox === 'none') {
+    for (const [index, given] of [...named.values()].entries()) {
+      const loaded = suites[index]?.suite;
+      const placed = loaded?.cases.find((testCase) => (testCase.workdir ?? loaded.workdir) !== undefined);
+      if (loaded && placed) {
+        const workdir = placed.workdir ?? loaded.workdir;
+        throw new UsageError(
+          `${given}: case "${placed.id}": workdir "${workdir}" needs the bwrap sandbox; run with --sandbox bwrap (or auto)`,
+        );
+      }
+    }
+  }
   const runnable = files.filter((_, index) => (suites[index]?.suite.cases.length ?? 0) > 0);
   // A temp dir that cannot hold case areas stops the run here, in one line, before Vitest writes there.
   if (runnable.length > 0) await assertUsableTempDir();
