@@ -253,7 +253,7 @@ describe.concurrent('gz-bench CLI', () => {
       [
         'an unknown check kind',
         suite('s', [{ id: 'a', prompt: 'p', checks: [{ kind: 'fileIsGreat', path: 'x' }] }]),
-        's.json: invalid suite at cases[0].checks[0].kind: unknown check kind "fileIsGreat"; expected one of fileExists, fileContains, fileNotExists, command, outputMatches',
+        's.json: invalid suite at cases[0].checks[0].kind: unknown check kind "fileIsGreat"; expected one of fileExists, fileContains, fileNotExists, command, outputMatches, agentExit',
       ],
       [
         'an empty prompt',
@@ -803,14 +803,16 @@ describe.concurrent('gz-bench CLI', () => {
       expect(passed.checkResults[0]).toMatchObject({ passed: true, exitCode: 0, outputTail: 'from-check\n' });
       const failed = resultOf(report, 'command-default-exit-fails');
       expect(failed.passed).toBe(false);
-      expect(failed.error).toBe('command exited with 1, expected 0: exit 1');
+      expect(failed.error).toBe('command exited with 1, expected 0 (no output): exit 1');
     });
 
     it('command: expectExit 3', async ({ expect }) => {
       const { report } = await run();
       expect(resultOf(report, 'command-expect-3').passed).toBe(true);
       expect(resultOf(report, 'command-expect-3').checkResults[0]).toMatchObject({ exitCode: 3, passed: true });
-      expect(resultOf(report, 'command-expect-3-fails').error).toBe('command exited with 0, expected 3: exit 0');
+      expect(resultOf(report, 'command-expect-3-fails').error).toBe(
+        'command exited with 0, expected 3 (no output): exit 0',
+      );
     });
 
     it('outputMatches honours flags', async ({ expect }) => {

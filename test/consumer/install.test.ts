@@ -219,6 +219,7 @@ for (const lane of LANES) {
           {
             id: 'writes-answer',
             prompt: 'Write answer.txt',
+            tags: ['node', 'files'],
             checks: [{ kind: 'fileContains', path: 'answer.txt', text: 'agent saw: Write answer.txt' }],
           },
           {
@@ -229,6 +230,8 @@ for (const lane of LANES) {
           {
             id: 'runs-a-command',
             prompt: 'Check the Node version',
+            tags: ['node'],
+            meta: { difficulty: 'easy' },
             checks: [{ kind: 'command', run: `node -e "process.exit(${onLaneNode} ? 0 : 1)"`, expectExit: 0 }],
           },
         ],
@@ -287,6 +290,15 @@ for (const lane of LANES) {
       expect(oneReport.results.map((r) => [r.id, r.passed])).toEqual([['writes-answer', true]]);
       expect(oneReport.summary).toMatchObject({ total: 1, passed: 1, failed: 0 });
       expect(oneReport.meta.vitestVersion).toBe(lane.vitest);
+
+      // The suite's tags, defined by the plugin: no tag is declared in the config.
+      await rm(reportFile);
+      const tagged = await npx(['vitest', 'run', 'bench/', '--tags-filter', 'node && !files']);
+      expect(tagged.exitCode, describeResult(tagged)).toBe(0);
+      const taggedReport = JSON.parse(await readFile(reportFile, 'utf8')) as Report;
+      expect(taggedReport.results.map((r) => [r.id, r.tags, r.meta])).toEqual([
+        ['runs-a-command', ['node'], { difficulty: 'easy' }],
+      ]);
     });
 
     it('imports with plain Node: no TypeScript-only runtime needs', async () => {
@@ -317,6 +329,8 @@ interface Report {
     file?: string;
     suite?: string;
     agent?: { outputTail?: string };
+    tags?: string[];
+    meta?: Record<string, unknown>;
   }>;
   meta: { gzBenchVersion: string; vitestVersion: string };
 }

@@ -9,19 +9,42 @@ export function caseTimeoutSec(testCase: Case, override?: number): number {
   return override ?? testCase.timeoutSec ?? DEFAULT_TIMEOUT_SEC;
 }
 
+/** The bound of each step of a case, in milliseconds. */
+export interface StepTimeoutsMs {
+  agent: number;
+  /** Each setup command. */
+  setup: number;
+  /** Each command check, and each regular expression a check tests. */
+  check: number;
+}
+
+/**
+ * The bounds of a case's steps: `timeoutSec` is the agent's, and setup's and checks' where their own
+ * are not set. An override (`--timeout`, the plugin's `timeout`) bounds every command of the case.
+ */
+export function caseStepTimeoutsMs(testCase: Case, override?: number): StepTimeoutsMs {
+  const agent = caseTimeoutSec(testCase, override);
+  const own = (seconds: number | undefined) => (override ?? seconds ?? agent) * 1000;
+  return { agent: agent * 1000, setup: own(testCase.setupTimeoutSec), check: own(testCase.checkTimeoutSec) };
+}
+
 /**
  * The longest a whole case can take when every command runs to its timeout: a safety net for the
  * test runner's own timeout, which must never fire before the case's bounds do.
  */
 export function caseBudgetMs(testCase: Case, override?: number): number {
-  // Each command and each regular expression a check tests may run to the case's timeout.
+  const bounds = caseStepTimeoutsMs(testCase, override);
+  // Each command and each regular expression a check tests may run to its bound, and be killed after it.
   const bounded = testCase.checks.filter((c) => c.kind === 'command' || c.kind === 'outputMatches').length;
-  const commands = (testCase.setup?.length ?? 0) + 1 + bounded;
-  const perCommandMs = caseTimeoutSec(testCase, override) * 1000 + DEFAULT_KILL_GRACE_MS + 1000;
+  const slackMs = DEFAULT_KILL_GRACE_MS + 1000;
+  const commandsMs =
+    (testCase.setup?.length ?? 0) * (bounds.setup + slackMs) +
+    (bounds.agent + slackMs) +
+    bounded * (bounds.check + slackMs);
   // Preparing the workspace (copying a fixture repository) and restoring protected paths come on top.
   const preparationMs = 60_000;
   // Timers fire at once beyond 2^31-1 ms, which would fail the case immediately instead of never.
-  return Math.min(commands * perCommandMs + preparationMs, MAX_TIMER_MS);
+  return Math.min(commandsMs + preparationMs, MAX_TIMER_MS);
 }
 
 /** A case's MiB caps in bytes. */

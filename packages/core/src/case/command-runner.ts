@@ -18,6 +18,8 @@ export interface CommandOptions {
   env?: Record<string, string>;
   /** Receives the command's stdout alone (see `RunProcessOptions.stdoutLog`). */
   stdoutLog?: Writable;
+  /** This command's bound instead of the case's (setup's and checks' may differ). @default the rules' `timeoutMs` */
+  timeoutMs?: number;
 }
 
 /** The rules every command of a case runs under. */
@@ -48,7 +50,7 @@ export function createCommandRunner(rules: CommandRules): CommandRunner {
       command: line,
       cwd: rules.area.workspace,
       env: options.env ?? rules.env,
-      timeoutMs: rules.timeoutMs,
+      timeoutMs: options.timeoutMs ?? rules.timeoutMs,
       ...(launcher && { sandbox: launcher }),
       ...(rules.limits.output !== undefined && { maxOutputBytes: rules.limits.output }),
       ...(rules.limits.disk !== undefined && { maxDiskBytes: { path: rules.area.root, limit: rules.limits.disk } }),

@@ -3,8 +3,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { probeSandbox } from '../process/sandbox.js';
 import type { Case } from '../suite/schema.js';
-import { caseBudgetMs, caseTimeoutSec, runCase } from './run-case.js';
+import { caseBudgetMs, caseStepTimeoutsMs, caseTimeoutSec, runCase } from './run-case.js';
 
 let outside: string;
 beforeEach(async () => {
@@ -237,10 +238,131 @@ describe('case limits', () => {
     expect(caseBudgetMs(withRegex) - caseBudgetMs(withoutRegex)).toBeGreaterThanOrEqual(10_000);
   });
 
+  it("bounds setup and checks by their own timeouts, else by the agent's; an override bounds them all", () => {
+    expect(caseStepTimeoutsMs(base({ timeoutSec: 10, setupTimeoutSec: 300, checkTimeoutSec: 2 }))).toEqual({
+      agent: 10_000,
+      setup: 300_000,
+      check: 2000,
+    });
+    expect(caseStepTimeoutsMs(base({ timeoutSec: 10 }))).toEqual({ agent: 10_000, setup: 10_000, check: 10_000 });
+    expect(caseStepTimeoutsMs(base({ setupTimeoutSec: 300, checkTimeoutSec: 2 }), 7)).toEqual({
+      agent: 7000,
+      setup: 7000,
+      check: 7000,
+    });
+  });
+
+  it("budgets setup and checks by their own timeouts, longer or shorter than the agent's", () => {
+    const steps = { setup: ['a', 'b'], checks: [{ kind: 'command' as const, run: 'c' }] };
+    const plain = caseBudgetMs(base({ timeoutSec: 10, ...steps }));
+    const longSetup = caseBudgetMs(base({ timeoutSec: 10, setupTimeoutSec: 600, ...steps }));
+    const longCheck = caseBudgetMs(base({ timeoutSec: 10, checkTimeoutSec: 600, ...steps }));
+    // Two setup commands of 600 s each instead of 10 s; one check likewise.
+    expect(longSetup - plain).toBe(2 * 590_000);
+    expect(longCheck - plain).toBe(590_000);
+    expect(caseBudgetMs(base({ timeoutSec: 600, checkTimeoutSec: 1, ...steps }))).toBeGreaterThanOrEqual(
+      3 * 600_000 + 1000,
+    );
+  });
+
   it('never exceeds the longest delay a timer can wait, which would make it fire at once', () => {
     const testCase = base({ timeoutSec: 86_400, setup: Array.from({ length: 30 }, () => 'true') });
     expect(caseBudgetMs(testCase)).toBe(2 ** 31 - 1);
   });
+});
+
+describe('runCase with timeouts per step', () => {
+  it('bounds setup by setupTimeoutSec, and says so', async () => {
+    const result = await runCase(base({ timeoutSec: 30, setupTimeoutSec: 0.3, setup: ['exec sleep 10'] }), {
+      cmd: 'true',
+    });
+    expect(result).toMatchObject({
+      outcome: 'harnessError',
+      failedStep: 'setup',
+      error: 'setup command 1 timed out after 0.3s: exec sleep 10',
+    });
+  });
+
+  it('bounds a command check by checkTimeoutSec: a failed check that says it timed out, not the agent', async () => {
+    const checks = [{ kind: 'command' as const, run: "echo 'test_slow.py::test_waits'; exec sleep 10" }];
+    const result = await runCase(base({ timeoutSec: 30, checkTimeoutSec: 0.5, checks }), {
+      cmd: 'sleep 1; echo agent done',
+    });
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      failedStep: 'check',
+      error: 'command timed out after 0.5s: test_slow.py::test_waits',
+      checkResults: [{ passed: false, timedOut: true }],
+      // The agent had its own 30 s, more than the check's 0.5 s.
+      agent: { exitCode: 0, timedOut: false },
+    });
+  });
+});
+
+describe('runCase with an agentExit check', () => {
+  it("passes on the agent's expected exit code, and fails on another as the agent's error", async () => {
+    const exits3 = await runCase(base({ checks: [{ kind: 'agentExit', expectExit: 3 }] }), { cmd: 'exit 3' });
+    expect(exits3).toMatchObject({ passed: true, checkResults: [{ kind: 'agentExit', passed: true, exitCode: 3 }] });
+
+    const exits0 = await runCase(base({ checks: [{ kind: 'agentExit', expectExit: 3 }] }), { cmd: 'true' });
+    expect(exits0).toMatchObject({ outcome: 'failed', error: 'agent exited with 0, expected 3' });
+
+    // A non-zero exit that fails a check is the agent's error, as with every check kind.
+    const fails = await runCase(base({ checks: [{ kind: 'agentExit' }] }), { cmd: 'echo crashed; exit 1' });
+    expect(fails).toMatchObject({
+      outcome: 'agentError',
+      error: 'agent command exited with 1: crashed',
+      checkResults: [{ passed: false, message: 'agent exited with 1, expected 0', exitCode: 1 }],
+    });
+  });
+});
+
+const sandboxProbe = await probeSandbox();
+
+describe('runCase with a workdir', () => {
+  it('is refused without the sandbox, before anything runs', async () => {
+    const result = await runCase(base({ workdir: '/app' }), { cmd: `touch '${outside}/agent-ran'` });
+    expect(result).toMatchObject({
+      outcome: 'harnessError',
+      failedStep: 'harness',
+      error:
+        'workdir "/app" needs the bwrap sandbox, which shows the workspace there; run with --sandbox bwrap (sandbox: "bwrap")',
+    });
+    expect(existsSync(join(outside, 'agent-ran'))).toBe(false);
+  });
+
+  it('is refused when its first directory exists here without it', async () => {
+    const result = await runCase(base({ workdir: '/etc/gz-bench-no-such-task' }), {
+      cmd: 'true',
+      sandbox: { kind: 'bwrap' },
+    });
+    expect(result.error).toBe(
+      'workdir "/etc/gz-bench-no-such-task" cannot be placed: /etc exists on this machine without it; choose a workdir whose first directory does not exist here, such as "/app"',
+    );
+  });
+
+  it.runIf(sandboxProbe.available)(
+    'shows the workspace there to setup, the agent and command checks, and leaves the host without it',
+    async () => {
+      const workdir = `/gz-bench-task-${process.pid}`;
+      const result = await runCase(
+        base({
+          workdir,
+          setup: ['pwd > setup-pwd'],
+          checks: [
+            { kind: 'fileContains', path: 'setup-pwd', text: workdir },
+            { kind: 'fileContains', path: 'agent-pwd', text: `${workdir} ${workdir}` },
+            // The sandbox's own root stays read-only: nothing new appears beside the workdir.
+            { kind: 'command', run: `test "$(pwd)" = ${workdir} && ! touch /gz-bench-beside 2>/dev/null` },
+          ],
+        }),
+        { cmd: 'echo "$(pwd) {{dir}}" > agent-pwd', sandbox: { kind: 'bwrap' } },
+      );
+      expect(result).toMatchObject({ passed: true, sandbox: 'bwrap' });
+      expect(existsSync(workdir)).toBe(false);
+      expect(existsSync('/gz-bench-beside')).toBe(false);
+    },
+  );
 });
 
 describe('runCase with a fixture repository', () => {

@@ -9,6 +9,7 @@ import type { CaseLogLocation } from '../logs/log-paths.js';
 import { commandLaunch } from '../process/command-launch.js';
 import type { ResolvedSandbox } from '../process/sandbox.js';
 import { CASE_TOKEN_ENV, newCaseToken } from '../process/sweep.js';
+import { WorkdirError, type WorkdirLayout, workdirLayout } from '../process/workdir-layout.js';
 import type { CaseResult, FailedStep } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { DIR_ENV, renderTemplate, VERIFY_DIR_ENV } from '../template/render-template.js';
@@ -21,7 +22,7 @@ import { RemoveTreeError } from '../workspace/remove-tree.js';
 import { tempDirFault } from '../workspace/temp-dir.js';
 import { type AgentSettings, agentSettingsProblem } from './agent-settings.js';
 import type { Budget } from './budget.js';
-import { caseByteLimits, caseTimeoutSec } from './case-limits.js';
+import { caseByteLimits, caseStepTimeoutsMs } from './case-limits.js';
 import { commandEnvs } from './command-env.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
 import { LeftoverSweep } from './leftover-sweep.js';
@@ -30,7 +31,7 @@ import { type PreparedWorkspace, prepareWorkspace } from './prepare-workspace.js
 import { inlinePromptProblem, promptEnv } from './prompt-delivery.js';
 import { runSteps, type UsageReader } from './steps.js';
 
-export { caseBudgetMs, caseTimeoutSec } from './case-limits.js';
+export { caseBudgetMs, caseStepTimeoutsMs, caseTimeoutSec } from './case-limits.js';
 
 /** How to run a case. */
 export interface RunCaseOptions {
@@ -110,6 +111,8 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   if (tooLong !== undefined) return notRun(testCase, started, sandbox, 'agent', tooLong);
   const badAgent = options.agent === undefined ? undefined : agentSettingsProblem(options.agent);
   if (badAgent !== undefined) return notRun(testCase, started, sandbox, 'harness', badAgent);
+  const placed = placeWorkdir(testCase.workdir, sandbox.kind);
+  if (typeof placed === 'string') return notRun(testCase, started, sandbox, 'harness', placed);
   const token = newCaseToken();
   const parent = options.tmpDir ?? tmpdir();
   let area: CaseArea;
@@ -124,7 +127,16 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   const leftovers = new LeftoverSweep(token);
   let result: CaseResult;
   try {
-    result = await runInArea(testCase, options, { area, command, sandbox, repo, verify, started, leftovers });
+    result = await runInArea(testCase, options, {
+      area,
+      command,
+      sandbox,
+      repo,
+      verify,
+      started,
+      leftovers,
+      workdir: placed,
+    });
   } catch (error) {
     await finishCase(area, leftovers, options.keep === true);
     throw error;
@@ -143,10 +155,26 @@ interface AreaContext {
   verify: string | undefined;
   started: number;
   leftovers: LeftoverSweep;
+  /** Where the sandbox shows the workspace, when the case asks for a fixed path. */
+  workdir: WorkdirLayout | undefined;
+}
+
+/** The sandbox's placement of a case's `workdir`, or why it cannot have one here. */
+function placeWorkdir(workdir: string | undefined, sandbox: 'bwrap' | 'none'): WorkdirLayout | string | undefined {
+  if (workdir === undefined) return undefined;
+  if (sandbox === 'none') {
+    return `workdir "${workdir}" needs the bwrap sandbox, which shows the workspace there; run with --sandbox bwrap (sandbox: "bwrap")`;
+  }
+  try {
+    return workdirLayout(workdir);
+  } catch (error) {
+    if (error instanceof WorkdirError) return error.message;
+    throw error;
+  }
 }
 
 async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaContext): Promise<CaseResult> {
-  const { area, command, sandbox, repo, verify, started, leftovers } = context;
+  const { area, command, sandbox, repo, verify, started, leftovers, workdir } = context;
   // Verifiers inside the fixture stay out of the workspace, and out of what protected paths compare with.
   const hidden = repo === undefined || verify === undefined ? undefined : hiddenFixturePath(repo, verify);
   await writePromptFile(area, testCase.prompt);
@@ -160,7 +188,8 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     ...(options.agent && { agent: options.agent }),
     own: {
       ...promptEnv(testCase.prompt, area.promptFile),
-      [DIR_ENV]: area.workspace,
+      // Where the commands see the workspace: the fixed path, when the case has one.
+      [DIR_ENV]: workdir?.path ?? area.workspace,
       [CASE_TOKEN_ENV]: area.token,
       ...(options.trial !== undefined && { [TRIAL_ENV]: String(options.trial) }),
     },
@@ -185,7 +214,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
   if (testCase.network === false && sandbox.kind === 'none') {
     warnings.push('network: false is not enforced: the commands ran without the bwrap sandbox');
   }
-  const timeoutMs = caseTimeoutSec(testCase, options.timeoutSec) * 1000;
+  const timeouts = caseStepTimeoutsMs(testCase, options.timeoutSec);
   const logs = options.logs === undefined ? undefined : await prepareLogs(options.logs, warnings);
   const launch = await commandLaunch({
     sandbox: sandbox.kind,
@@ -195,13 +224,14 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     network: testCase.network !== false,
     // Under bwrap the verifiers' source is empty for every command; checks run the copy in the area.
     ...(verify !== undefined && { hidden: [verify] }),
+    ...(workdir && { workdir }),
     ...(options.env && { env: options.env }),
   });
   leftovers.containment = launch.containment;
   const run: CommandRunner = createCommandRunner({
     area,
     env,
-    timeoutMs,
+    timeoutMs: timeouts.agent,
     limits: caseByteLimits(testCase),
     launch,
     leftovers,
@@ -211,7 +241,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
   const outcome = await runSteps(testCase, {
     command,
     area,
-    timeoutMs,
+    timeouts,
     repo,
     allowSecrets: options.allowSecrets === true,
     ...(hidden !== undefined && { hidden }),

@@ -14,6 +14,7 @@ import type { Case } from '../suite/schema.js';
 import { renderCheckCommand } from '../template/render-template.js';
 import { assertWorkspaceIntact, type CaseArea } from '../workspace/case-area.js';
 import { type Budget, budgetExceeded } from './budget.js';
+import type { StepTimeoutsMs } from './case-limits.js';
 import type { CommandOptions, CommandRunner } from './command-runner.js';
 import { describeCommandFailure } from './describe-failure.js';
 import { agentErrorOverCheck, type TrialFailure } from './outcome.js';
@@ -23,8 +24,8 @@ export interface StepContext {
   /** The rendered agent command. */
   command: string;
   area: CaseArea;
-  /** The bound of each command and of each regular expression a check tests. */
-  timeoutMs: number;
+  /** The bound of the agent, of each setup command, and of each command and regular expression a check runs. */
+  timeouts: StepTimeoutsMs;
   /** The fixture repository, if the case has one. */
   repo: string | undefined;
   /** Whether secret-looking fixture files were copied, so protected paths compare like with like. */
@@ -89,9 +90,12 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   if (testCase.checks.some((check) => check.kind === 'outputMatches')) prewarmRegexMatcher();
 
   for (const [index, line] of (testCase.setup ?? []).entries()) {
-    const { result, log } = await logged.run(line, `setup-${index + 1}`, STEP_OUTPUT_LIMIT_BYTES);
+    const { result, log } = await logged.run(line, `setup-${index + 1}`, {
+      outputLimitBytes: STEP_OUTPUT_LIMIT_BYTES,
+      timeoutMs: context.timeouts.setup,
+    });
     if (log !== undefined) logged.setupLogs.push(log);
-    const failure = describeCommandFailure(result, context.timeoutMs);
+    const failure = describeCommandFailure(result, context.timeouts.setup);
     if (failure !== undefined) {
       const step = result.aborted ? 'harness' : 'setup';
       return withLogs({
@@ -104,7 +108,10 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   await context.settleLeftovers();
 
   const stdout = context.usage === undefined ? undefined : await openStdoutFile(context.usage.file, logged.warnings);
-  const { result, log: agentLog } = await logged.run(context.command, 'agent', undefined, context.agentEnv, stdout);
+  const { result, log: agentLog } = await logged.run(context.command, 'agent', {
+    ...(context.agentEnv !== undefined && { env: context.agentEnv }),
+    ...(stdout !== undefined && { stdoutLog: stdout }),
+  });
   const usage = stdout === undefined ? undefined : await readUsage(context.usage, logged.warnings);
   const agent: AgentRun = {
     ...toAgentRun(result),
@@ -112,7 +119,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     ...(usage !== undefined && { usage }),
   };
   if (result.spawnError !== undefined || result.timedOut || result.aborted || result.limitExceeded) {
-    const failure = describeCommandFailure(result, context.timeoutMs) ?? 'failed';
+    const failure = describeCommandFailure(result, context.timeouts.agent) ?? 'failed';
     const step = result.aborted ? 'harness' : 'agent';
     return withLogs({ checkResults: notEvaluated(), agent, failure: { step, message: `agent command ${failure}` } });
   }
@@ -161,20 +168,21 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     // memory to match them is what the capture's bound is there to prevent.
     output: result.output.text,
     runCommand: context.run,
-    // A regular expression gets the same bound as a command: the case's timeout.
+    commandTimeoutMs: context.timeouts.check,
+    agentExit: { exitCode: result.exitCode, signal: result.signal },
+    // A regular expression gets the same bound as a check's command.
     matchRegex: (pattern, flags, text) =>
-      matchRegexBounded({ pattern, flags, text, timeoutMs: context.timeoutMs, signal: context.signal }),
+      matchRegexBounded({ pattern, flags, text, timeoutMs: context.timeouts.check, signal: context.signal }),
   };
   const checkLogs = new Map<number, string>();
   const contextOfCheck = (index: number): CheckContext => ({
     ...checkContext,
     runCommand: async (command) => {
-      const { result: checkResult, log } = await logged.run(
-        renderCheckCommand(command),
-        `check-${index + 1}`,
-        STEP_OUTPUT_LIMIT_BYTES,
-        context.verify?.checkEnv,
-      );
+      const { result: checkResult, log } = await logged.run(renderCheckCommand(command), `check-${index + 1}`, {
+        outputLimitBytes: STEP_OUTPUT_LIMIT_BYTES,
+        timeoutMs: context.timeouts.check,
+        ...(context.verify?.checkEnv && { env: context.verify.checkEnv }),
+      });
       if (log !== undefined) checkLogs.set(index, log);
       return checkResult;
     },
@@ -207,15 +215,8 @@ class LoggedRunner {
   async run(
     line: string,
     name: CommandLogName,
-    outputLimitBytes?: number,
-    env?: Record<string, string>,
-    stdoutLog?: Writable,
+    options: Omit<CommandOptions, 'log'> = {},
   ): Promise<{ result: ProcessResult; log: string | undefined }> {
-    const options: CommandOptions = {
-      ...(outputLimitBytes !== undefined && { outputLimitBytes }),
-      ...(env !== undefined && { env }),
-      ...(stdoutLog !== undefined && { stdoutLog }),
-    };
     const opened = await this.#open(name);
     const result = await this.context.run(line, opened === undefined ? options : { ...options, log: opened.stream });
     if (opened !== undefined && result.log?.error !== undefined) {

@@ -38,7 +38,14 @@ function contextIn(cwd: string, timeoutMs?: number): CheckContext {
   const noFs = new Proxy({} as CheckFs, {
     get: () => () => Promise.reject(new Error('command checks do not use the filesystem')),
   });
-  return { workspace: cwd, fs: noFs, output: '', runCommand: shellRunner(cwd, timeoutMs), matchRegex: noRegexMatching };
+  return {
+    workspace: cwd,
+    fs: noFs,
+    output: '',
+    runCommand: shellRunner(cwd, timeoutMs),
+    matchRegex: noRegexMatching,
+    ...(timeoutMs !== undefined && { commandTimeoutMs: timeoutMs }),
+  };
 }
 
 const check = (run: string, expectExit?: number) => ({
@@ -72,12 +79,12 @@ describe('command', () => {
   it('fails on another exit code, naming both', async () => {
     await expect(commandCheck.evaluate(check('echo broken; exit 1'), contextIn(workspace))).resolves.toEqual({
       passed: false,
-      message: 'command exited with 1, expected 0: echo broken; exit 1',
+      message: 'command exited with 1, expected 0: broken',
       details: { exitCode: 1, timedOut: false, outputTail: 'broken\n' },
     });
     await expect(commandCheck.evaluate(check('true', 3), contextIn(workspace))).resolves.toMatchObject({
       passed: false,
-      message: 'command exited with 0, expected 3: true',
+      message: 'command exited with 0, expected 3 (no output): true',
     });
   });
 
@@ -85,15 +92,43 @@ describe('command', () => {
     // `exec` so the shell itself is the sleeping process and the timeout leaves no orphan behind.
     await expect(commandCheck.evaluate(check('exec sleep 5'), contextIn(workspace, 200))).resolves.toMatchObject({
       passed: false,
-      message: 'command timed out: exec sleep 5',
+      message: 'command timed out after 0.2s (no output): exec sleep 5',
       details: { exitCode: null, timedOut: true },
+    });
+  });
+
+  it('says how long a timed-out command had, and what it said last', async () => {
+    const run = "echo 'collected 1 item'; echo 'test_slow.py::test_waits'; exec sleep 5";
+    await expect(commandCheck.evaluate(check(run), contextIn(workspace, 300))).resolves.toMatchObject({
+      passed: false,
+      message: 'command timed out after 0.3s: test_slow.py::test_waits',
+    });
+  });
+
+  it("says what failed in the test runner's own words, not the command line", async () => {
+    const script = join(workspace, 'run-tests.sh');
+    writeFileSync(
+      script,
+      [
+        "echo '=========================== short test summary info ============================'",
+        "echo 'FAILED test_add.py::test_add - AssertionError: assert 3 == 4'",
+        "echo '========================= 1 failed, 1 passed in 0.03s =========================='",
+        'exit 1',
+        '',
+      ].join('\n'),
+    );
+    await expect(
+      commandCheck.evaluate(check('TEST_DIR=/x bash run-tests.sh'), contextIn(workspace)),
+    ).resolves.toMatchObject({
+      passed: false,
+      message: 'command exited with 1, expected 0: FAILED test_add.py::test_add - AssertionError: assert 3 == 4',
     });
   });
 
   it('fails when a signal kills the command', async () => {
     await expect(commandCheck.evaluate(check('kill -9 $$'), contextIn(workspace))).resolves.toMatchObject({
       passed: false,
-      message: 'command was killed by SIGKILL: kill -9 $$',
+      message: 'command was killed by SIGKILL (no output): kill -9 $$',
       details: { exitCode: null, timedOut: false },
     });
   });
@@ -133,7 +168,7 @@ describe('command', () => {
     ).resolves.toMatchObject({ passed: false, message: 'command was aborted: x' });
     await expect(commandCheck.evaluate(check('x'), context(base))).resolves.toMatchObject({
       passed: false,
-      message: 'command ended without an exit code: x',
+      message: 'command ended without an exit code (no output): x',
     });
   });
 });

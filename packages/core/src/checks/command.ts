@@ -1,5 +1,6 @@
 import type { ProcessResult } from '../process/types.js';
-import { tailText } from './messages.js';
+import { failureSummary } from './failure-lines.js';
+import { formatSeconds, tailText } from './messages.js';
 import type { CheckDefinition, CheckOutcome } from './types.js';
 
 /** Characters of a command check's output kept in its result, enough to see why it failed. */
@@ -16,23 +17,29 @@ export const commandCheck: CheckDefinition<'command'> = {
       timedOut: result.timedOut,
       outputTail: tailText(result.output.text, COMMAND_OUTPUT_TAIL_CHARS),
     };
-    const failure = failureMessage(result, expectedExit, check.run);
-    const outcome: CheckOutcome = failure === undefined ? { passed: true } : { passed: false, message: failure };
+    // Nothing ran to say anything: the command line is what to look at.
+    if (result.spawnError !== undefined) {
+      return { passed: false, message: `command could not start: ${check.run} (${result.spawnError})`, details };
+    }
+    if (result.aborted) return { passed: false, message: `command was aborted: ${check.run}`, details };
+    const failure = failureMessage(result, expectedExit, context.commandTimeoutMs);
+    if (failure === undefined) return { passed: true, details };
+    // The check's own words say what failed; the command line is in the result's `run` already.
+    const said = failureSummary(result.output.text);
+    const message = said === undefined ? `${failure} (no output): ${check.run}` : `${failure}: ${said}`;
+    const outcome: CheckOutcome = { passed: false, message };
     return { ...outcome, details };
   },
 };
 
-function failureMessage(result: ProcessResult, expectedExit: number, command: string): string | undefined {
+/** How the command ended, when not as expected: `command exited with 1, expected 0`. */
+function failureMessage(result: ProcessResult, expectedExit: number, timeoutMs?: number): string | undefined {
   // Most specific cause first: a timed-out command was also killed by a signal.
-  if (result.spawnError !== undefined) return `command could not start: ${command} (${result.spawnError})`;
-  if (result.timedOut) return `command timed out: ${command}`;
-  if (result.aborted) return `command was aborted: ${command}`;
+  if (result.timedOut)
+    return timeoutMs === undefined ? 'command timed out' : `command timed out after ${formatSeconds(timeoutMs)}`;
   if (result.exitCode === null) {
-    return result.signal === null
-      ? `command ended without an exit code: ${command}`
-      : `command was killed by ${result.signal}: ${command}`;
+    return result.signal === null ? 'command ended without an exit code' : `command was killed by ${result.signal}`;
   }
-  if (result.exitCode !== expectedExit)
-    return `command exited with ${result.exitCode}, expected ${expectedExit}: ${command}`;
+  if (result.exitCode !== expectedExit) return `command exited with ${result.exitCode}, expected ${expectedExit}`;
   return undefined;
 }

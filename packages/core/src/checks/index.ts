@@ -1,3 +1,4 @@
+export { agentExitCheck } from './agent-exit.js';
 export { COMMAND_OUTPUT_TAIL_CHARS, commandCheck } from './command.js';
 export { fileContainsCheck, MAX_FILE_CONTAINS_BYTES } from './file-contains.js';
 export { fileExistsCheck } from './file-exists.js';

@@ -31,7 +31,7 @@ describe('checkRegistry', () => {
   it('files every definition under its own kind', () => {
     for (const [kind, definition] of Object.entries(checkRegistry)) expect(definition.kind).toBe(kind);
     expect(Object.keys(checkRegistry).sort()).toEqual(
-      ['command', 'fileContains', 'fileExists', 'fileNotExists', 'outputMatches'].sort(),
+      ['command', 'fileContains', 'fileExists', 'fileNotExists', 'outputMatches', 'agentExit'].sort(),
     );
   });
 
@@ -68,7 +68,10 @@ describe('evaluateCheck', () => {
       'timedOut',
       'outputTail',
     ]);
-    expect(command).toMatchObject({ passed: false, message: 'command exited with 1, expected 0: npm test' });
+    expect(command).toMatchObject({
+      passed: false,
+      message: 'command exited with 1, expected 0 (no output): npm test',
+    });
   });
 
   it('leaves message out when the check passes', async () => {

@@ -1,4 +1,5 @@
 import type { Check, CheckKind } from '../suite/schema.js';
+import { agentExitCheck } from './agent-exit.js';
 import { commandCheck } from './command.js';
 import { fileContainsCheck } from './file-contains.js';
 import { fileExistsCheck } from './file-exists.js';
@@ -17,6 +18,7 @@ export const checkRegistry: CheckRegistry = {
   fileNotExists: fileNotExistsCheck,
   command: commandCheck,
   outputMatches: outputMatchesCheck,
+  agentExit: agentExitCheck,
 };
 
 /** Evaluates one check; a check that throws becomes a failed result, never an exception. */

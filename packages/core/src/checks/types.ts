@@ -22,6 +22,10 @@ export interface CheckContext {
   output: string;
   /** Runs a shell command in the workspace under the case's limits. */
   runCommand(command: string): Promise<ProcessResult>;
+  /** The bound of each command `runCommand` runs, for messages. */
+  commandTimeoutMs?: number;
+  /** How the agent command ended; absent where no agent ran (a check evaluated on its own). */
+  agentExit?: { exitCode: number | null; signal: string | null };
   /**
    * Tests a user's regular expression against `text` within the case's time bound, off the thread that
    * runs the case, so a pattern that backtracks catastrophically cannot stall it.

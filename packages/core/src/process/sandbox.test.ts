@@ -63,6 +63,16 @@ describe('sandboxArgv', () => {
     expect(argv.at(-1)).toBe('--');
   });
 
+  it('keeps, as root, only the capabilities of file ownership; as another user none', () => {
+    const where = { area, workspace: '/tmp/area/ws', network: true, bwrapPath: '/usr/bin/bwrap' };
+    const added = (args: string[]) => args.flatMap((arg, index) => (arg === '--cap-add' ? [args[index + 1]] : []));
+    const root = sandboxArgv({ ...where, asRoot: true });
+    expect(added(root)).toEqual(['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER', 'CAP_FSETID']);
+    // Added after everything is dropped, or the drop would take them away again.
+    expect(root.indexOf('--cap-add')).toBeGreaterThan(root.indexOf('--cap-drop'));
+    expect(added(sandboxArgv({ ...where, asRoot: false }))).toEqual([]);
+  });
+
   it('keeps kernel settings read-only, and without network hides the host sockets in /run', () => {
     const joined = argv.join(' ');
     expect(joined).toContain('--ro-bind /proc/sys /proc/sys');
@@ -257,6 +267,26 @@ describe.skipIf(!probe.available)('runProcess in a bwrap sandbox', () => {
     expect(await readFile(join(workspace, 'made.txt'), 'utf8')).toBe('inside\n');
     expect(await readFile(join(area, 't', 'f'), 'utf8')).toBe('tmp\n');
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    'as root, gives the commands exactly the file ownership capabilities, which reach no host file',
+    async () => {
+      const hostFile = join(root, 'host-file');
+      await writeFile(hostFile, 'host\n');
+      const result = await run(
+        `grep CapEff /proc/self/status; chown 1000 ${shellQuote(hostFile)} || echo chown-refused; ` +
+          `chmod 777 ${shellQuote(hostFile)} || echo chmod-refused; mknod dev c 1 3 || echo mknod-refused; ` +
+          'mount -t tmpfs none /mnt 2>/dev/null || echo mount-refused; touch made && chown 1000:1000 made && stat -c %u made',
+      );
+      // CAP_CHOWN (0), CAP_DAC_OVERRIDE (1), CAP_FOWNER (3), CAP_FSETID (4), and nothing else.
+      expect(result.output.text).toMatch(/^CapEff:\s+0+1b$/m);
+      for (const refused of ['chown-refused', 'chmod-refused', 'mknod-refused', 'mount-refused']) {
+        expect(result.output.text).toContain(refused);
+      }
+      expect(result.output.text).toMatch(/^1000$/m);
+      expect(await readFile(hostFile, 'utf8')).toBe('host\n');
+    },
+  );
 
   it('refuses writes outside the area and leaves nothing behind', async () => {
     const name = `gz-bench-test-${randomUUID()}`;

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { createOwnedDir } from '../workspace/owned-dirs.js';
 import { findOnPath } from './find-on-path.js';
 import { SANDBOX_INFO_FD } from './sandbox-init.js';
+import type { WorkdirLayout } from './workdir-layout.js';
 
 // An agent runs inside bubblewrap (bwrap) when it is installed and works: the host filesystem is
 // read-only, only the case's area is writable, and the whole sandbox dies with its bwrap process.
@@ -49,7 +50,21 @@ export interface SandboxArgvOptions {
   hidden?: readonly string[];
   /** The bwrap executable. @default the first `bwrap` on the harness's PATH */
   bwrapPath?: string;
+  /** Whether the harness runs as root, whose commands keep root's file ownership powers. @default the process's uid is 0 */
+  asRoot?: boolean;
+  /** Where `workspace` also appears, and the command starts (see `workdirLayout`). */
+  workdir?: WorkdirLayout;
 }
+
+/**
+ * What root keeps in the sandbox so that ordinary tools behave as they do outside it: `tar` and
+ * `cp -p` give files their owners (CHOWN) and then set their modes, times and set-group-ID bits
+ * (FOWNER, FSETID), and the files they made, now another user's, stay root's to read and write
+ * (DAC_OVERRIDE), as `npm`, `pip` and `git` then expect. Only the case area is writable, so these act
+ * on nothing else; every other capability (mounts, devices, other users' processes, the network's
+ * configuration, changing uid) stays dropped. An unprivileged harness has none of them to keep.
+ */
+export const ROOT_FILE_CAPABILITIES = ['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER', 'CAP_FSETID'] as const;
 
 /** Raised when sandbox `bwrap` is asked for but bubblewrap is missing or does not work here. */
 export class SandboxError extends Error {
@@ -67,10 +82,9 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
   return [
     options.bwrapPath ?? locateBwrap() ?? 'bwrap',
     // The whole host filesystem, submounts included, read-only: tools, node and the repo stay usable,
-    // nothing outside the area can be changed.
-    '--ro-bind',
-    '/',
-    '/',
+    // nothing outside the area can be changed. (With a workdir that does not exist here, its entries
+    // one by one beside the workdir's first directory: see workdir-layout.ts.)
+    ...(options.workdir?.root ?? ['--ro-bind', '/', '/']),
     // A fresh minimal /dev (null, zero, random, tty, shm…) instead of the host's devices.
     '--dev',
     '/dev',
@@ -95,10 +109,18 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     options.area,
     // Mounted over their place in the area: not even root inside can write, remove or replace them.
     ...(options.readOnly ?? []).flatMap((path) => ['--ro-bind', path, path]),
+    // The workspace again at the fixed path a task assumes (`/app`), then the root made read-only
+    // where it is the sandbox's own.
+    ...(options.workdir === undefined ? [] : ['--bind', options.workspace, options.workdir.path]),
+    ...(options.workdir?.root === undefined ? [] : ['--remount-ro', '/']),
     // As root, bwrap keeps every capability by default, and CAP_SYS_ADMIN could simply remount `/`
     // read-write. Unprivileged runs have none to drop, so this is harmless there.
     '--cap-drop',
     'ALL',
+    // …except, as root, those of file ownership (see ROOT_FILE_CAPABILITIES), one flag each.
+    ...((options.asRoot ?? process.getuid?.() === 0)
+      ? ROOT_FILE_CAPABILITIES.flatMap((cap) => ['--cap-add', cap])
+      : []),
     // bwrap becomes pid 1 of a new pid namespace: when it dies, the kernel kills every process in
     // the sandbox, including ones that called setsid() to leave the process group.
     '--unshare-pid',
@@ -120,7 +142,7 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     '--info-fd',
     String(SANDBOX_INFO_FD),
     '--chdir',
-    options.workspace,
+    options.workdir?.path ?? options.workspace,
     // Ends bwrap's options: the command's own arguments are never read as bwrap flags.
     '--',
   ];

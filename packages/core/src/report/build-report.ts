@@ -19,6 +19,8 @@ const RESULT_KEY_ORDER = {
   outcome: true,
   agentName: true,
   trial: true,
+  tags: true,
+  meta: true,
   notRun: true,
   error: true,
   failedStep: true,

@@ -1,4 +1,5 @@
 import type { CheckResult } from '../checks/types.js';
+import type { CaseMeta } from '../suite/labels.js';
 import type { Scoreboard } from './scoreboard-model.js';
 
 /** Which step of a case decided its failure; `tamper` when the agent changed protected paths. */
@@ -108,6 +109,10 @@ export interface ReportResult extends CaseResult {
   agentName?: string;
   /** Which trial of its (agent, case) cell this is, from 1; absent when the run has one trial per cell. */
   trial?: number;
+  /** The case's tags, its suite's first; absent when it has none. */
+  tags?: string[];
+  /** The case's metadata over its suite's; absent when neither has any. */
+  meta?: CaseMeta;
 }
 
 /** Counts over every result. */

@@ -24,3 +24,6 @@ export const CASE_SETTING_KEYS = [
 
 /** The placeholder of a command check's `run` that names the hidden verifiers' directory. */
 export const VERIFY_PLACEHOLDER = '{{verify}}';
+
+/** Bounds of setup and checks, and the workspace's fixed path, that a suite may give all its cases and a case may override. */
+export const TASK_SETTING_KEYS = ['setupTimeoutSec', 'checkTimeoutSec', 'workdir'] as const;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fastValidSuite } from './fast-validate.js';
 import {
+  AgentExitCheckSchema,
   CaseSchema,
   CommandCheckSchema,
   FileContainsCheckSchema,
@@ -16,6 +17,7 @@ const checkSchemas: Record<string, { shape: object }> = {
   fileNotExists: FileNotExistsCheckSchema,
   command: CommandCheckSchema,
   outputMatches: OutputMatchesCheckSchema,
+  agentExit: AgentExitCheckSchema,
 };
 
 import { readmeSuite } from './test-support/readme-suite.js';
@@ -41,6 +43,11 @@ function fullSuite() {
     maxDiskMB: 200,
     maxOutputMB: 0.5,
     verify: 'fixtures/verify',
+    setupTimeoutSec: 600,
+    checkTimeoutSec: 0.5,
+    workdir: '/app',
+    tags: ['python', 'lang:py'],
+    meta: { source: 'aider', nested: { list: [1, 'two', null, true], empty: {} } },
     cases: [
       {
         repo: 'fixtures/other',
@@ -58,12 +65,18 @@ function fullSuite() {
         setup: ['npm ci', 'echo ok'],
         timeoutSec: 86_400,
         solution: ['echo done', 'true'],
+        setupTimeoutSec: 86_400,
+        checkTimeoutSec: 30,
+        workdir: '/srv/task',
+        tags: ['hard', 'python'],
+        meta: { difficulty: 'hard', weight: 1.5 },
         checks: [
           { kind: 'fileExists', path: 'src/sum.js' },
           { kind: 'fileContains', path: 'src/sum.js', text: 'export', flags: 'i' },
           { kind: 'fileNotExists', path: '.env.local' },
           { kind: 'command', run: 'sh checks/run.sh {{verify}}', expectExit: 255 },
           { kind: 'outputMatches', pattern: '\\bdone\\b', flags: 'imsu' },
+          { kind: 'agentExit', expectExit: 3 },
         ],
       },
       { id: 'least', prompt: 'p', checks: [] },
@@ -206,7 +219,7 @@ describe('fastValidSuite knows every key of the schema', () => {
         check,
       ]),
     ];
-    expect(known).toHaveLength(7);
+    expect(known).toHaveLength(8);
     for (const [name, schema, example] of known) {
       expect(Object.keys(schema.shape).sort(), name).toEqual(Object.keys(example).sort());
     }
@@ -239,7 +252,9 @@ describe('fastValidSuite never vouches for what the schema refuses', () => {
   });
 
   it('with an unknown key on any object', () => {
+    // `meta` takes any key: an added one is one more value (the next test).
     const objects = [[], ...paths].filter((path) => {
+      if (path.includes('meta')) return false;
       let value: unknown = full;
       for (const key of path) value = (value as Container)[key];
       return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -253,6 +268,12 @@ describe('fastValidSuite never vouches for what the schema refuses', () => {
       expect(schemaOutput(data), path.join('.')).toBeUndefined();
       expect(fastValidSuite(data), path.join('.')).toBeUndefined();
     }
+  });
+
+  it('but accepts any key of meta, at any depth, as the schema does', () => {
+    const data = structuredClone(full) as Container;
+    Object.assign(data.meta as Container, { any: { key: [1, { deeper: 'x' }] } });
+    expectSameAsSchema(data);
   });
 
   it.each([

@@ -1,7 +1,9 @@
 import { allowEnvProblem } from '../env/allow-env.js';
 import { envConstantNameProblem, envConstantValueProblem } from '../env/env-constants.js';
 import { compiles } from './compiles.js';
+import { tagProblem } from './labels.js';
 import {
+  AgentExitCheckSchema,
   CaseSchema,
   CommandCheckSchema,
   FileContainsCheckSchema,
@@ -12,6 +14,7 @@ import {
   type Suite,
   SuiteSchema,
 } from './schema.js';
+import { workdirProblem } from './workdir.js';
 
 // zod gives every value it checks a result object of its own, and a suite of 10,000 cases holds
 // some 200,000 values: validating it with the schema alone takes longer than the rest of loading.
@@ -170,6 +173,7 @@ const checkRules = new Map<string, Rule>([
       ({ pattern, flags }) => compilesOnce(pattern as string, (flags as string | undefined) ?? ''),
     ),
   ],
+  ['agentExit', objectOf(AgentExitCheckSchema, { kind: literal('agentExit'), expectExit: exitCode }, ['kind'])],
 ]);
 
 const check: Rule = (value) => {
@@ -191,6 +195,38 @@ const caseSettings: Record<string, Rule> = {
   verify: noNul,
 };
 
+const tag = keep((value) => typeof value === 'string' && tagProblem(value) === undefined);
+
+/** A JSON value as `z.json()` keeps it: finite numbers only, fresh arrays and objects. */
+const jsonValue: Rule = (value) => {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : UNSURE;
+  if (Array.isArray(value)) return arrayOf(jsonValue)(value);
+  return jsonObject(value);
+};
+
+/** An object of JSON values, as `z.record(z.string(), z.json())` keeps it. */
+const jsonObject: Rule = (value) => {
+  if (!isPlainObject(value)) return UNSURE;
+  const out: Record<string, unknown> = {};
+  let present = 0;
+  for (const key of Object.keys(value)) {
+    const checked = jsonValue(value[key]);
+    if (checked === UNSURE) return UNSURE;
+    out[key] = checked;
+    present += 1;
+  }
+  return keyCount(value) === present ? out : UNSURE;
+};
+
+const labels: Record<string, Rule> = { tags: arrayOf(tag), meta: jsonObject };
+
+const stepTimeouts: Record<string, Rule> = { setupTimeoutSec: timeout, checkTimeoutSec: timeout };
+
+const workdirSetting: Record<string, Rule> = {
+  workdir: keep((value) => isNonEmpty(value) && !value.includes('\0') && workdirProblem(value) === undefined),
+};
+
 const testCase = objectOf(
   CaseSchema,
   {
@@ -202,6 +238,9 @@ const testCase = objectOf(
     timeoutSec: timeout,
     // Checker integrity.
     solution: arrayOf(noNul),
+    ...stepTimeouts,
+    ...workdirSetting,
+    ...labels,
   },
   ['id', 'prompt', 'checks'],
 );
@@ -231,6 +270,9 @@ const suite = objectOf(
     description: anyString,
     version: anyString,
     ...caseSettings,
+    ...stepTimeouts,
+    ...workdirSetting,
+    ...labels,
     cases: arrayOf(testCase),
   },
   ['name', 'cases'],

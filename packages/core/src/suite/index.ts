@@ -1,5 +1,6 @@
 export { SuiteError, type SuiteErrorCode, type SuiteErrorOptions } from './errors.js';
 export * from './json-schema.js';
+export * from './labels.js';
 export * from './load.js';
 export * from './locate.js';
 export * from './schema.js';

@@ -4,7 +4,15 @@ import { envConstantNameProblem, envConstantValueProblem } from '../env/env-cons
 import { ENV_NAME_PATTERN } from '../env/env-names.js';
 import { showRegex } from '../regex/show-regex.js';
 import { compiles } from './compiles.js';
-import { type CASE_SETTING_KEYS, DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC, VERIFY_PLACEHOLDER } from './defaults.js';
+import {
+  type CASE_SETTING_KEYS,
+  DEFAULT_TIMEOUT_SEC,
+  MAX_TIMEOUT_SEC,
+  type TASK_SETTING_KEYS,
+  VERIFY_PLACEHOLDER,
+} from './defaults.js';
+import { TAG_PATTERN, tagProblem } from './labels.js';
+import { workdirProblem } from './workdir.js';
 
 // fast-validate.ts holds a second, faster statement of these rules for suites that keep them; a rule
 // changed here must change there too (fast-validate.test.ts holds the two to each other, and stops
@@ -104,6 +112,20 @@ export const OutputMatchesCheckSchema = z
   })
   .describe("Passes when `pattern` matches the agent command's combined stdout and stderr.");
 
+/** Passes when the agent command exited with `expectExit`. */
+export const AgentExitCheckSchema = z
+  .object({
+    kind: z.literal('agentExit'),
+    expectExit: z
+      .int({ error: EXIT_CODE })
+      .min(0, EXIT_CODE)
+      .max(255, EXIT_CODE)
+      .optional()
+      .describe("The agent's expected exit code. @default 0"),
+  })
+  .strict()
+  .describe('Passes when the agent command exited with `expectExit` (default 0).');
+
 /** One deterministic assertion about a case's workspace or its agent's output. */
 export const CheckSchema = z.discriminatedUnion('kind', [
   FileExistsCheckSchema,
@@ -111,6 +133,7 @@ export const CheckSchema = z.discriminatedUnion('kind', [
   FileNotExistsCheckSchema,
   CommandCheckSchema,
   OutputMatchesCheckSchema,
+  AgentExitCheckSchema,
 ]);
 
 /** A check as written in a suite. */
@@ -127,6 +150,8 @@ export type FileNotExistsCheck = z.infer<typeof FileNotExistsCheckSchema>;
 export type CommandCheck = z.infer<typeof CommandCheckSchema>;
 /** An `outputMatches` check. */
 export type OutputMatchesCheck = z.infer<typeof OutputMatchesCheckSchema>;
+/** An `agentExit` check. */
+export type AgentExitCheck = z.infer<typeof AgentExitCheckSchema>;
 
 /** A relative path inside a fixture repository. */
 const fixturePath = noNul.describe('Path relative to the fixture repository.');
@@ -211,6 +236,62 @@ const caseSettings = {
     ),
 };
 
+/** A tag: a word of Vitest's `--tags-filter` language. */
+const tag = z
+  .string()
+  .superRefine((name, ctx) => {
+    const problem = tagProblem(name);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ description: 'A Vitest test tag, e.g. "python" or "hard".', pattern: TAG_PATTERN });
+
+/** Tags and metadata, on a case and on its suite: what results are sliced and grouped by. */
+const labels = {
+  tags: z
+    .array(tag)
+    .optional()
+    .describe(
+      "Vitest test tags of the case (a suite's apply to all its cases), for `--tags-filter`, e.g. 'python && !hard'.",
+    ),
+  meta: z
+    .record(z.string(), z.json())
+    .optional()
+    .describe(
+      "Free-form metadata (difficulty, category, source…) carried into each report row; a case's keys win over the suite's.",
+    ),
+};
+
+/** A bound of some seconds, at most a day. */
+const timeoutSec = () =>
+  numberField('must be a finite number of seconds')
+    .positive('must be a positive number of seconds')
+    .max(MAX_TIMEOUT_SEC, `must be at most ${MAX_TIMEOUT_SEC} seconds`);
+
+/** Bounds of setup and checks apart from the agent's; a suite's apply to its cases, a case's own win. */
+const stepTimeouts = {
+  setupTimeoutSec: timeoutSec()
+    .optional()
+    .describe("Bounds each setup command, instead of timeoutSec (which stays the agent's). @default timeoutSec"),
+  checkTimeoutSec: timeoutSec()
+    .optional()
+    .describe(
+      "Bounds each command check and each outputMatches match, instead of timeoutSec (which stays the agent's). @default timeoutSec",
+    ),
+};
+
+/** Where the workspace appears in the sandbox, for tasks that assume a fixed path. */
+const workdirSetting = {
+  workdir: noNul
+    .superRefine((path, ctx) => {
+      const problem = workdirProblem(path);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional()
+    .describe(
+      'An absolute path, e.g. "/app", where setup, the agent and command checks see the workspace and start (needs the bwrap sandbox).',
+    ),
+};
+
 /** One task for the agent: a prompt, optional setup, and the checks that score it. */
 export const CaseSchema = z
   .object({
@@ -227,7 +308,7 @@ export const CaseSchema = z
       .max(MAX_TIMEOUT_SEC, `must be at most ${MAX_TIMEOUT_SEC} seconds`)
       .optional()
       .describe(
-        `Bounds the agent command, each setup command, each command check and each outputMatches match. @default ${DEFAULT_TIMEOUT_SEC}`,
+        `Bounds the agent command, and setup and checks where setupTimeoutSec and checkTimeoutSec do not. @default ${DEFAULT_TIMEOUT_SEC}`,
       ),
     // Checker integrity: the oracle.
     solution: z
@@ -236,6 +317,9 @@ export const CaseSchema = z
       .describe(
         'Shell commands that solve the case, run in order in one shell where the agent would run; gz-bench check-suite proves the checks pass with them and fail with a no-op agent.',
       ),
+    ...stepTimeouts,
+    ...workdirSetting,
+    ...labels,
   })
   .strict();
 
@@ -250,6 +334,9 @@ export const SuiteSchema = z
     description: z.string().optional().describe('Human-readable description of the suite.'),
     version: z.string().optional().describe('Version of the suite, e.g. a semver string, for tracking results.'),
     ...caseSettings,
+    ...stepTimeouts,
+    ...workdirSetting,
+    ...labels,
     cases: z.array(CaseSchema),
   })
   .strict()
@@ -279,6 +366,17 @@ export const SuiteSchema = z
 
 /** A validated suite. */
 export type Suite = z.infer<typeof SuiteSchema>;
+
+/** The bounds of setup and checks that a suite gives its cases and a case may override. */
+export type TaskSettings = Pick<Case, keyof typeof stepTimeouts | keyof typeof workdirSetting>;
+
+type TaskSettingKey = (typeof TASK_SETTING_KEYS)[number];
+const taskSettingKeysMatch: [keyof TaskSettings] extends [TaskSettingKey]
+  ? [TaskSettingKey] extends [keyof TaskSettings]
+    ? true
+    : never
+  : never = true;
+void taskSettingKeysMatch;
 
 /** The settings that a suite gives its cases and a case may override. */
 export type CaseSettings = Pick<Case, keyof typeof caseSettings>;

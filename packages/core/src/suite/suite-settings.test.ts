@@ -11,6 +11,13 @@ const suite: Suite = {
 };
 
 describe('withSuiteSettings', () => {
+  it("gives cases the suite's setup and check bounds, a case's own winning", () => {
+    const bounded: Suite = { ...suite, setupTimeoutSec: 600, checkTimeoutSec: 5 };
+    const merged = withSuiteSettings(bounded, { id: 'c', prompt: 'p', checks: [], checkTimeoutSec: 30 });
+    expect(merged).toMatchObject({ setupTimeoutSec: 600, checkTimeoutSec: 30 });
+    expect(withSuiteSettings(bounded, merged)).toEqual(merged);
+  });
+
   it("merges env name by name, the case's values winning", () => {
     const merged = withSuiteSettings(suite, { id: 'c', prompt: 'p', checks: [], env: { B: 'case', C: 'case' } });
     expect(merged.env).toEqual({ A: 'suite', B: 'case', C: 'case' });

@@ -105,7 +105,10 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
     solutionAgent: ORACLE_AGENTS.solution,
   };
   // Vitest's own progress goes to stderr: stdout carries the verdict alone.
-  const outcome = runnable.length > 0 ? await runVitest(root, options, reporter, true, undefined) : { failed: false };
+  const outcome =
+    runnable.length > 0
+      ? await runVitest(root, options, reporter, true, { testNamePattern: undefined, tagsFilter: undefined })
+      : { failed: false };
   if (outcome.interrupted) return 128 + (outcome.interrupted === 'SIGINT' ? 2 : 15);
 
   const problems = oracleProblems(cases, report?.results ?? []);

@@ -11,6 +11,7 @@ import {
   type Report,
   resolveSandbox,
   type Suite,
+  suiteTagNames,
   TemplateError,
 } from '@gz-bench/core';
 import { escapePath } from 'tinyglobby';
@@ -26,6 +27,7 @@ import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
 import { type LoadedSuites, notRunReport, printReport } from './run-report.js';
 import { assertRunnableSuitePath } from './suite-paths.js';
+import { tagsFilterProblem } from './tags-filter.js';
 import { UsageError } from './usage-error.js';
 import { vitestTempDirIn } from './vitest-temp-dir.js';
 
@@ -47,6 +49,7 @@ interface RunFlags {
   'max-tokens'?: string;
   markdown?: string;
   'test-name-pattern'?: string;
+  'tags-filter'?: string[];
 }
 
 /** `gz-bench run <suite.json>... --cmd "<template>"`: runs the suites through Vitest with the gz-bench plugin. */
@@ -69,6 +72,7 @@ export async function runCommand(args: string[]): Promise<number> {
     'max-tokens': { type: 'string' },
     markdown: { type: 'string' },
     'test-name-pattern': { type: 'string', short: 't' },
+    'tags-filter': { type: 'string', multiple: true },
   });
   if (positionals.length === 0) throw new UsageError('run needs at least one suite file');
   const agentFlags = values.agent ?? [];
@@ -86,6 +90,7 @@ export async function runCommand(args: string[]): Promise<number> {
     throw error;
   }
   const testNamePattern = namePattern(values['test-name-pattern']);
+  const tagsFilter = values['tags-filter'];
   const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
   const allowEnv = values['allow-env'] ?? [];
   for (const entry of allowEnv) {
@@ -107,6 +112,25 @@ export async function runCommand(args: string[]): Promise<number> {
   for (const [index, given] of [...named.values()].entries()) {
     const loaded = suites[index];
     for (const cmd of templates) if (loaded) assertPromptsFit(cmd, loaded.suite, given);
+  }
+  if (tagsFilter !== undefined) {
+    const known = [...new Set(suites.flatMap(({ suite }) => suiteTagNames(suite)))];
+    for (const expr of tagsFilter) {
+      const problem = tagsFilterProblem(expr, known);
+      if (problem !== undefined) throw new UsageError(problem);
+    }
+  }
+  if (sandbox === 'none') {
+    for (const [index, given] of [...named.values()].entries()) {
+      const loaded = suites[index]?.suite;
+      const placed = loaded?.cases.find((testCase) => (testCase.workdir ?? loaded.workdir) !== undefined);
+      if (loaded && placed) {
+        const workdir = placed.workdir ?? loaded.workdir;
+        throw new UsageError(
+          `${given}: case "${placed.id}": workdir "${workdir}" needs the bwrap sandbox; run with --sandbox bwrap (or auto)`,
+        );
+      }
+    }
   }
   const runnable = files.filter((_, index) => (suites[index]?.suite.cases.length ?? 0) > 0);
   // A temp dir that cannot hold case areas stops the run here, in one line, before Vitest writes there.
@@ -149,7 +173,9 @@ export async function runCommand(args: string[]): Promise<number> {
   };
 
   const outcome: VitestOutcome =
-    runnable.length > 0 ? await runVitest(root, options, reporter, json, testNamePattern) : { failed: false };
+    runnable.length > 0
+      ? await runVitest(root, options, reporter, json, { testNamePattern, tagsFilter })
+      : { failed: false };
   const loaded: LoadedSuites = { root, suites };
   // Vitest ended without a report (it never started the run): every case is one that did not run.
   const final: Report =
@@ -164,7 +190,11 @@ export async function runCommand(args: string[]): Promise<number> {
     process.stderr.write(`gz-bench: no case matches -t ${values['test-name-pattern']}\n`);
     return EXIT.failed;
   }
-  if (testNamePattern === undefined && final.summary.total !== expected) {
+  if (tagsFilter !== undefined && final.summary.total === 0 && cases > 0) {
+    process.stderr.write(`gz-bench: no case matches --tags-filter ${tagsFilter.join(' --tags-filter ')}\n`);
+    return EXIT.failed;
+  }
+  if (testNamePattern === undefined && tagsFilter === undefined && final.summary.total !== expected) {
     const what = expected === cases ? `${expected} cases` : `${expected} trials`;
     process.stderr.write(`gz-bench: expected results for ${what}, got ${final.summary.total}\n`);
     return EXIT.failed;
@@ -195,8 +225,9 @@ export async function runVitest(
   options: ResolvedGzBenchOptions,
   reporter: GzBenchReporter,
   json: boolean,
-  testNamePattern: string | undefined,
+  selection: { testNamePattern: string | undefined; tagsFilter: string[] | undefined },
 ): Promise<VitestOutcome> {
+  const { testNamePattern, tagsFilter } = selection;
   // Vite and Vitest keep caches under the root's node_modules; the CLI leaves the user's directory as it found it.
   const cache = await createRunCacheDir();
   const cacheDir = cache.path;
@@ -214,6 +245,7 @@ export async function runVitest(
         passWithNoTests: true,
         reporters: ['default'],
         ...(testNamePattern !== undefined && { testNamePattern }),
+        ...(tagsFilter !== undefined && { tagsFilter }),
       },
       { plugins: [createGzBenchPlugin(options, { reporter, allowEnvOrigin: '--allow-env' })], cacheDir },
       // With --json, stdout carries the report alone: Vitest's progress goes to stderr.

@@ -33,6 +33,8 @@ run       Run every case of the suites through Vitest and score it.
               any, or a share such as 0.6 or 60%
   -t, --test-name-pattern  run only the tests whose name matches PATTERN
               (suite > agent > case), as Vitest's -t does
+  --tags-filter EXPR  run only the cases whose tags match EXPR, e.g.
+              'python && !hard' (Vitest's --tags-filter; repeatable, all must match)
   --timeout   seconds that bound every command of every case (overrides timeoutSec)
   --concurrency  cases that run at once across all suites (default 4, or
               GZ_BENCH_CONCURRENCY); 1 runs them one at a time

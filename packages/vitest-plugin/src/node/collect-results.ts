@@ -1,4 +1,12 @@
-import { type CheckResult, notRunResult, type ReportResult, type Suite } from '@gz-bench/core';
+import {
+  type CaseMeta,
+  type CheckResult,
+  caseMeta,
+  caseTags,
+  notRunResult,
+  type ReportResult,
+  type Suite,
+} from '@gz-bench/core';
 import type { TestCase, TestModule } from 'vitest/node';
 import type {} from '../runtime/define-suite.js';
 
@@ -28,6 +36,15 @@ export interface CollectOptions {
 /** The key of one (agent, case) cell of a suite file; the agent is undefined for the run's one `cmd`. */
 export function cellKey(agentName: string | undefined, caseId: string): string {
   return JSON.stringify([agentName ?? null, caseId]);
+}
+
+/** The tags and metadata a case's report rows carry, from the suite as the run found it. */
+export function caseLabels(suite: Suite | undefined, caseId: string): { tags?: string[]; meta?: CaseMeta } {
+  const testCase = suite?.cases.find((planned) => planned.id === caseId);
+  if (suite === undefined || testCase === undefined) return {};
+  const tags = caseTags(suite, testCase);
+  const meta = caseMeta(suite, testCase);
+  return { ...(tags.length > 0 && { tags }), ...(meta !== undefined && { meta }) };
 }
 
 /**
@@ -64,9 +81,11 @@ function rowsOf(testCase: TestCase, file: string, options: CollectOptions): Repo
   const { suite, agentName } = cellOf(testCase);
   const trials = options.trials ?? 1;
   const finished = testCase.meta().gzBenchTrials ?? [];
+  const labels = caseLabels(options.suite, testCase.name);
   const label = (trial: number) => ({
     ...(agentName !== undefined && { agentName }),
     ...(trials > 1 && { trial }),
+    ...labels,
   });
   const missing = (): number[] =>
     Array.from({ length: trials }, (_, offset) => offset + 1).filter(
@@ -80,7 +99,7 @@ function rowsOf(testCase: TestCase, file: string, options: CollectOptions): Repo
   // A cell cancelled mid-run counts as skipped in Vitest, yet its trials ran: their results say how
   // far they got, and the trials that never started did not run.
   if (finished.length > 0) {
-    return [...finished.map((result) => ({ ...result, suite, file })), ...missing().map(notRun)].sort(
+    return [...finished.map((result) => ({ ...result, suite, file, ...labels })), ...missing().map(notRun)].sort(
       (a, b) => (a.trial ?? 1) - (b.trial ?? 1),
     );
   }

@@ -41,6 +41,27 @@ describe('generateSuiteModule', () => {
     ]);
   });
 
+  it("emits each case's tags, its suite's first, as a literal array in every agent's block", () => {
+    const tagged = `{ "name": "t", "tags": ["bench"], "cases": [
+      { "id": "a", "prompt": "p", "tags": ["python", "bench"], "checks": [] },
+      { "id": "b", "prompt": "p", "checks": [] }
+    ] }`;
+    const { code } = generateSuiteModule({
+      suite: parseSuiteSource(tagged),
+      file: '/project/t.bench.json',
+      source: tagged,
+      locations: locateCases(tagged),
+      runtimeId: '/rt.js',
+      agents: ['one'],
+    });
+    expect(code.split('\n').slice(3, 7)).toEqual([
+      '  describe("one", () => {',
+      `    test("a", { timeout: 0, tags: ["bench","python"] }, (context) => suite.runCell(0, "one", context));`,
+      `    test("b", { timeout: 0, tags: ["bench"] }, (context) => suite.runCell(1, "one", context));`,
+      '  });',
+    ]);
+  });
+
   it('passes the suite data through unchanged', () => {
     const { code } = generate();
     const json =

@@ -1,4 +1,4 @@
-import type { CaseLocation, Suite } from '@gz-bench/core';
+import { type CaseLocation, caseTags, type Suite } from '@gz-bench/core';
 import type { SuiteModuleData } from '../runtime/define-suite.js';
 import { type LineMapping, lineSourceMap, type SourceMap } from './source-map.js';
 
@@ -35,7 +35,10 @@ export function generateSuiteModule(input: GenerateModuleInput): { code: string;
     input.suite.cases.forEach((testCase, index) => {
       // No Vitest timeout: it would count the wait for a slot of the run. The runtime bounds each
       // trial from the moment it has its slot (runtime/case-budget.ts).
-      lines.push(`${indent}test(${JSON.stringify(testCase.id)}, { timeout: 0 }, (context) => ${call(index)});`);
+      // Tags as a literal array, so that static parsers (`--static-parse --tags-filter`) see them.
+      const tags = caseTags(input.suite, testCase);
+      const options = tags.length > 0 ? `{ timeout: 0, tags: ${JSON.stringify(tags)} }` : '{ timeout: 0 }';
+      lines.push(`${indent}test(${JSON.stringify(testCase.id)}, ${options}, (context) => ${call(index)});`);
       // The case's id is where people point when they mean the case (`vitest run x.bench.json:12`, IDE links).
       const location = input.locations[index];
       const target = location?.id ?? location;

@@ -6,6 +6,8 @@ export interface Selection {
   testNamePattern?: RegExp | undefined;
   testLines?: number[] | undefined;
   testIds?: string[] | undefined;
+  /** `--tags-filter`: which cases it keeps is Vitest's to decide. */
+  tagsFilter?: string[] | undefined;
 }
 
 /** A suite file that a run is about to run, read when the run starts. */
@@ -36,7 +38,7 @@ export async function planSuite(moduleId: string, root: string, selection: Selec
 /**
  * The cases of a planned suite that Vitest would run, decided as Vitest decides it once a file is
  * collected (its runner's `interpretTaskModes`): for a file whose worker died before collecting it.
- * Undefined when that cannot be told (test ids, which only a collected file can match).
+ * Undefined when that cannot be told (test ids, which only a collected file can match; a tags filter).
  */
 export function selectedCases(
   planned: PlannedSuite,
@@ -45,7 +47,7 @@ export function selectedCases(
 ): Array<{ agentName: string | undefined; planned: PlannedCase }> | undefined {
   const { suite, selection } = planned;
   if (suite === undefined) return [];
-  if (selection.testIds !== undefined) return undefined;
+  if (selection.testIds !== undefined || selection.tagsFilter?.length) return undefined;
   // Vitest 4 matches -t against the space-joined full name, Vitest 5 against the `>`-joined one.
   const joiner = Number.parseInt(vitestVersion, 10) >= 5 ? ' > ' : ' ';
   const lines = selection.testLines?.length ? new Set(selection.testLines) : undefined;

@@ -16,8 +16,12 @@ import { OptionsError, resolveOptions } from './resolve-options.js';
 import { runSlots } from './run-slots.js';
 import type { SlotLimits } from './slot-queue.js';
 import { addSweeperOnce, sweepStaleAreas } from './stale-sweeper.js';
+import { findSuiteTags, missingTags } from './suite-tags.js';
 import { skipViteJsonFor } from './vite-json-compat.js';
 import { countSuiteFiles, sizeWorkersFor } from './worker-sizing.js';
+
+/** Where suites are not looked for when the config names no `exclude` (as Vitest's own default). */
+const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
 
 const RUNTIME_ID = fileURLToPath(new URL('../runtime/index.js', import.meta.url));
 
@@ -56,8 +60,15 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
   return {
     name: 'gz-bench',
     enforce: 'pre',
-    config() {
-      return { test: { server: { deps: { external: ownPackageFiles() } } } };
+    async config(userConfig) {
+      // The suites' tags, defined here so that --list-tags, static parsing and the IDE see them too.
+      const names = await findSuiteTags(
+        userConfig.root ?? process.cwd(),
+        options.include,
+        userConfig.test?.exclude ?? DEFAULT_EXCLUDE,
+      );
+      const tags = missingTags(names, userConfig.test?.tags);
+      return { test: { server: { deps: { external: ownPackageFiles() } }, ...(tags.length > 0 && { tags }) } };
     },
     configResolved(config) {
       root = config.root;
@@ -88,6 +99,9 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       for (const glob of options.include) {
         if (!project.config.include.includes(glob)) project.config.include.push(glob);
       }
+      // For suites the config hook did not see (a project of its own root, a config built without it).
+      const names = await findSuiteTags(project.config.root, options.include, project.config.exclude);
+      project.config.tags.push(...missingTags(names, project.config.tags));
       // A merge run only reports: it runs no case, and needs no slots.
       const slots = vitest.config.mergeReports ? undefined : await runSlots(vitest, slotLimits(options));
       const suiteFiles = await countSuiteFiles(project.config.root, options.include, project.config.exclude);

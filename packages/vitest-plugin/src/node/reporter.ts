@@ -23,7 +23,7 @@ import type {
   TestSpecification,
   Vitest,
 } from 'vitest/node';
-import { cellKey, collectModuleResults, type ModuleResults } from './collect-results.js';
+import { caseLabels, cellKey, collectModuleResults, type ModuleResults } from './collect-results.js';
 import { notRunReason, type RunEnd } from './not-run-reason.js';
 import { packageVersion } from './package-version.js';
 import { type PlannedSuite, planSuite, selectedCases } from './planned-suites.js';
@@ -94,7 +94,12 @@ export class GzBenchReporter implements Reporter {
     for (const spec of specifications) {
       if (!this.isSuiteFile(spec.moduleId) || planned.has(spec.moduleId)) continue;
       const { testNamePattern, testLines, testIds } = spec;
-      const selection = { testNamePattern: testNamePattern ?? vitest.config.testNamePattern, testLines, testIds };
+      const selection = {
+        testNamePattern: testNamePattern ?? vitest.config.testNamePattern,
+        testLines,
+        testIds,
+        tagsFilter: vitest.config.tagsFilter,
+      };
       planned.set(spec.moduleId, planSuite(spec.moduleId, spec.project.config.root, selection));
     }
     for (const file of this.options.suiteFiles ?? []) {
@@ -246,6 +251,7 @@ function notCollected(
       ...notRunResult(planned, reason),
       ...(agentName !== undefined && { agentName }),
       ...(cells.trials > 1 && { trial }),
+      ...caseLabels(suite, planned.id),
     }));
     results.set(cellKey(agentName, planned.id), rows);
   }

@@ -5,6 +5,7 @@ import {
   type ResolvedSandbox,
   resolveSandbox,
   type Suite,
+  withSuiteSettings,
 } from '@gz-bench/core/run';
 import { inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
@@ -79,7 +80,9 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     const { controller, release } = attemptController(context.signal);
     const finished: TrialResult[] = [];
     context.task.meta.gzBenchTrials = finished;
-    const plan = { suite: data.suite, file: data.file, testCase, agent, cmd, trials, options, slots, sandbox };
+    // With its suite's settings: the trial's budget counts the setup and check bounds the suite gives.
+    const merged = withSuiteSettings(data.suite, testCase);
+    const plan = { suite: data.suite, file: data.file, testCase: merged, agent, cmd, trials, options, slots, sandbox };
     // Every trial of the cell at once: the run's slots decide how many of them, and of all the other
     // cells, actually run.
     const all = Promise.allSettled(

@@ -1,0 +1,56 @@
+import { resolve } from 'node:path';
+import { loadSuite, suiteTagNames } from '@gz-bench/core';
+import { glob } from 'tinyglobby';
+
+/** How a tag the plugin defines describes itself in `vitest --list-tags`. */
+export const TAG_DESCRIPTION = 'gz-bench case tag';
+
+/** A Vitest tag definition, as `test.tags` holds them (4.1 and 5). */
+export interface TagDefinition {
+  name: string;
+  description?: string;
+}
+
+// Vitest fails collection on a tag it has no definition of (even with --no-strict-tags), and users
+// should not have to repeat their suites' tags in their config: the plugin defines them.
+
+const scans = new Map<string, Promise<string[]>>();
+
+/**
+ * Every tag carried by the suites that `include` matches under `root`, read once per root and globs.
+ * A suite that does not load carries none: its test module reports why it does not load.
+ */
+export function findSuiteTags(root: string, include: readonly string[], exclude: readonly string[]): Promise<string[]> {
+  const key = JSON.stringify([resolve(root), include, exclude]);
+  let scan = scans.get(key);
+  if (scan === undefined) {
+    scan = scanSuiteTags(resolve(root), include, exclude);
+    scans.set(key, scan);
+  }
+  return scan;
+}
+
+async function scanSuiteTags(root: string, include: readonly string[], exclude: readonly string[]): Promise<string[]> {
+  const files = await glob([...include], {
+    cwd: root,
+    ignore: [...exclude],
+    dot: true,
+    onlyFiles: true,
+    absolute: true,
+  });
+  const names = new Set<string>();
+  for (const file of files.sort()) {
+    try {
+      for (const name of suiteTagNames((await loadSuite(file)).suite)) names.add(name);
+    } catch {
+      // An invalid suite: its own module fails with the reason.
+    }
+  }
+  return [...names];
+}
+
+/** Definitions of the tags in `names` that `declared` lacks, in the order of `names`. */
+export function missingTags(names: readonly string[], declared: readonly TagDefinition[] | undefined): TagDefinition[] {
+  const known = new Set((declared ?? []).map((definition) => definition.name));
+  return names.filter((name) => !known.has(name)).map((name) => ({ name, description: TAG_DESCRIPTION }));
+}
