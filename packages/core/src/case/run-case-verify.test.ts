@@ -89,7 +89,7 @@ describe.each(SANDBOXES)('hidden verifiers (sandbox $kind)', (sandbox) => {
     const checks: Case['checks'] = [{ kind: 'command', run: `sh {{verify}}/${name}.sh` }];
     const wrong = await runCase(verifyCase(checks), { ...options(), cmd: 'echo 41 > answer.txt' });
     expect(wrong.passed).toBe(false);
-    expect(wrong.error).toBe(`command exited with 1, expected 0: sh {{verify}}/${name}.sh`);
+    expect(wrong.error).toBe(`command exited with 1, expected 0 (no output): sh {{verify}}/${name}.sh`);
     const right = await runCase(verifyCase(checks), { ...options(), cmd: 'echo 42 > answer.txt' });
     expect(right.passed).toBe(true);
     expect(await readdir(areas)).toEqual([]);
@@ -140,7 +140,10 @@ describe.each(SANDBOXES)('hidden verifiers (sandbox $kind)', (sandbox) => {
     ].join(' && ');
     const pytest = `cd {{verify}} && "${PYTHON}" -m pytest -q -p no:cacheprovider test_hidden.py`;
     const hidden = await runCase(verifyCase([{ kind: 'command', run: pytest }]), { ...options(), cmd });
-    expect(hidden.error).toBe(`command exited with 1, expected 0: ${pytest}`);
+    // The failure quotes the hidden test's own verdict.
+    expect(hidden.error).toBe(
+      "command exited with 1, expected 0: FAILED test_hidden.py::test_answer - AssertionError: assert '41' == '42'",
+    );
     expect(hidden.checkResults[0]?.outputTail).toContain('1 failed');
     // Run from the workspace on the verifier's path, pytest does not reach into the workspace either.
     const fromWorkspace = `"${PYTHON}" -m pytest -q -p no:cacheprovider {{verify}}/test_hidden.py`;
@@ -148,7 +151,9 @@ describe.each(SANDBOXES)('hidden verifiers (sandbox $kind)', (sandbox) => {
       { ...verifyCase([{ kind: 'command', run: fromWorkspace }]) },
       { ...options(), cmd: cmd.replace(' && echo "raise SystemExit(0)" > pytest.py', '') },
     );
-    expect(fromHere.error).toBe(`command exited with 1, expected 0: ${fromWorkspace}`);
+    expect(fromHere.error).toMatch(
+      /^command exited with 1, expected 0: FAILED .*test_hidden\.py::test_answer - AssertionError: assert '41' == '42'$/,
+    );
 
     // The same cheat against the same test in the workspace passes: the planted files are live.
     const exposed = await runCase(
