@@ -36,12 +36,15 @@ describe.skipIf(offlineUnavailable() !== undefined)('claude-code preset against 
   });
 });
 
-describe.skipIf(offlineUnavailable('nobody') !== undefined)('claude-code preset as an ordinary user', () => {
-  it('runs as nobody too', async () => {
-    const { usage } = await runPreset(spec(shortScript, 'nobody'), 2, dispose);
-    expect(usage).toMatchObject({ inputTokens: 3100, outputTokens: 52, model: served, turns: 2, toolCalls: 1 });
-  });
-});
+describe.skipIf(offlineUnavailable('nobody') !== undefined)(
+  'claude-code preset as nobody (when the tests run as root)',
+  () => {
+    it('runs as nobody too', async () => {
+      const { usage } = await runPreset(spec(shortScript, 'nobody'), 2, dispose);
+      expect(usage).toMatchObject({ inputTokens: 3100, outputTokens: 52, model: served, turns: 2, toolCalls: 1 });
+    });
+  },
+);
 
 if (offlineUnavailable() !== undefined) {
   it.skip(`real agent CLIs: ${offlineUnavailable()}`, () => {});

@@ -33,18 +33,21 @@ describe.skipIf(offlineUnavailable() !== undefined)('codex preset against the re
   });
 });
 
-describe.skipIf(offlineUnavailable('nobody') !== undefined)('codex preset as an ordinary user', () => {
-  it('runs as nobody too', async () => {
-    const { usage } = await runPreset(spec(shortScript, 'nobody'), 2, dispose);
-    expect(usage).toEqual({
-      inputTokens: 3100,
-      outputTokens: 52,
-      cachedInputTokens: 0,
-      cacheWriteTokens: 0,
-      toolCalls: 1,
+describe.skipIf(offlineUnavailable('nobody') !== undefined)(
+  'codex preset as nobody (when the tests run as root)',
+  () => {
+    it('runs as nobody too', async () => {
+      const { usage } = await runPreset(spec(shortScript, 'nobody'), 2, dispose);
+      expect(usage).toEqual({
+        inputTokens: 3100,
+        outputTokens: 52,
+        cachedInputTokens: 0,
+        cacheWriteTokens: 0,
+        toolCalls: 1,
+      });
     });
-  });
-});
+  },
+);
 
 if (offlineUnavailable() !== undefined) {
   it.skip(`real agent CLIs: ${offlineUnavailable()}`, () => {});

@@ -41,7 +41,7 @@ export async function runPreset(
     script: spec.script,
     endpointEnv: (origin) => ({ ...spec.endpointEnv(origin), ...spec.testEnv }),
     prompt: '- Create hello.txt containing hi, then a few more files.',
-    timeoutMs: 150_000,
+    timeoutMs: 100_000,
     ...(spec.user === undefined ? {} : { user: spec.user }),
   });
   dispose(run);

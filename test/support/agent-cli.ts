@@ -83,6 +83,19 @@ export function netnsPrefix(user: AgentUser, options: { mountProc?: boolean } = 
 export async function runAgentOffline(options: OfflineRunOptions): Promise<OfflineRun & { dispose(): Promise<void> }> {
   const user = options.user ?? 'self';
   const area = await mkdtemp(join(tmpdir(), 'gzb-agent-cli-'));
+  try {
+    return await runIn(area, user, options);
+  } catch (error) {
+    await rm(area, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function runIn(
+  area: string,
+  user: AgentUser,
+  options: OfflineRunOptions,
+): Promise<OfflineRun & { dispose(): Promise<void> }> {
   await chmod(area, 0o755);
   const workspace = join(area, 'workspace');
   const home = join(area, 'home');

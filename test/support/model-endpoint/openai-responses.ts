@@ -14,7 +14,13 @@ export const openaiResponses: Dialect = {
     return {
       model: text(request?.model),
       stream: request?.stream === true,
-      toolNames: list(request?.tools).flatMap((tool) => text(record(tool)?.name) ?? []),
+      toolNames: toolNames([
+        ...list(request?.tools),
+        // Codex offers a known model's tools in the input, grouped in namespaces.
+        ...list(request?.input).flatMap((item) =>
+          record(item)?.type === 'additional_tools' ? list(record(item)?.tools) : [],
+        ),
+      ]),
       toolResults: list(request?.input).filter((item) => TOOL_OUTPUTS.has(String(record(item)?.type))).length,
     };
   },
@@ -23,6 +29,14 @@ export const openaiResponses: Dialect = {
     else sendJson(res, 200, response(reply, context));
   },
 };
+
+function toolNames(tools: unknown[]): string[] {
+  return tools.flatMap((tool) => {
+    const entry = record(tool);
+    if (entry?.type === 'namespace') return toolNames(list(entry.tools));
+    return text(entry?.name) ?? [];
+  });
+}
 
 function outputItem(reply: Reply, serial: number) {
   return reply.kind === 'tool'

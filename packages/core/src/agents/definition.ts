@@ -7,7 +7,8 @@ export type UsageField = Exclude<keyof Usage, 'costSource'>;
  * How the usage of an agent is read from its whole stdout:
  * - `builtin`: a preset's own extractor (`claude-code`, `codex`, `gemini`, `qwen`, `opencode`);
  * - `regex`: a regular expression whose named groups are usage fields (`(?<inputTokens>\d+)`), tested
- *   against the whole stdout; the last match counts, or every match summed with `sum`;
+ *   against the whole stdout (in windows of whole lines when it is longer than the extraction's
+ *   `maxBytes`); the last match counts, or every match summed with `sum`;
  * - `json`: the stdout is one JSON document; each field is a path into it (`usage.input_tokens`,
  *   `stats.models.*.tokens.input`, `[-1].result.usage`);
  * - `jsonl`: every line that parses as JSON is one record; each field is a path into a record, taken
