@@ -5,9 +5,10 @@ import { dirname, join } from 'node:path';
 import type { AgentDefinition } from '../../packages/core/src/agents/definition.js';
 import { renderTemplate } from '../../packages/core/src/template/render-template.js';
 import { type ModelEndpoint, type ModelScript, startModelEndpoint } from './model-endpoint/index.js';
+import { reachableCheckout } from './other-user.js';
 import { REPO_ROOT } from './paths.js';
 
-const BRIDGE = join(REPO_ROOT, 'test', 'support', 'model-endpoint', 'netns-bridge.mjs');
+const BRIDGE = join('test', 'support', 'model-endpoint', 'netns-bridge.mjs');
 const NOBODY = 65534;
 
 /** Who runs the agent: the user running the tests, or `nobody` (when the tests run as root). */
@@ -82,17 +83,30 @@ export function netnsPrefix(user: AgentUser, options: { mountProc?: boolean } = 
  */
 export async function runAgentOffline(options: OfflineRunOptions): Promise<OfflineRun & { dispose(): Promise<void> }> {
   const user = options.user ?? 'self';
+  // nobody cannot reach a checkout under a private directory (mktemp -d, a 0700 home): it then runs
+  // the CLIs and the bridge from a copy it can reach, made for this run.
+  const checkout = user === 'nobody' && !reachableBy(user, REPO_ROOT) ? await reachableCheckout() : undefined;
+  const root = checkout?.dir ?? REPO_ROOT;
   const area = await mkdtemp(join(tmpdir(), 'gzb-agent-cli-'));
   try {
-    return await runIn(area, user, options);
+    const run = await runIn(area, root, user, options);
+    return {
+      ...run,
+      async dispose() {
+        await run.dispose();
+        await checkout?.dispose();
+      },
+    };
   } catch (error) {
     await rm(area, { recursive: true, force: true });
+    await checkout?.dispose();
     throw error;
   }
 }
 
 async function runIn(
   area: string,
+  root: string,
   user: AgentUser,
   options: OfflineRunOptions,
 ): Promise<OfflineRun & { dispose(): Promise<void> }> {
@@ -118,7 +132,7 @@ async function runIn(
   const stdout = await open(stdoutFile, 'w');
   const env: Record<string, string> = {
     PATH: [
-      join(REPO_ROOT, 'node_modules', '.bin'),
+      join(root, 'node_modules', '.bin'),
       dirname(process.execPath),
       '/usr/local/bin',
       '/usr/bin',
@@ -139,7 +153,7 @@ async function runIn(
   const argv = [
     ...prefix,
     process.execPath,
-    BRIDGE,
+    join(root, BRIDGE),
     port,
     socketPath,
     '/bin/sh',
@@ -179,6 +193,17 @@ async function runIn(
       await rm(area, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether `user` can read `dir` (every directory above it lets it through). */
+function reachableBy(user: AgentUser, dir: string): boolean {
+  if (user !== 'nobody') return true;
+  try {
+    execFileSync('runuser', ['-u', 'nobody', '--', 'test', '-r', join(dir, 'package.json')], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The text of a file in the workspace, or undefined when there is none. */
