@@ -15,7 +15,17 @@ import { runCase } from './run-case.js';
 const probe = await probeSandbox();
 const SANDBOXES = [{ kind: 'none' as const }, ...(probe.available ? [{ kind: 'bwrap' as const }] : [])];
 // The interpreter itself, not a version manager's shim, which needs the real HOME.
-const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+/** A Python that has pytest, for the test of a pytest cheat; undefined where there is none. */
+const PYTHON = pythonWithPytest();
+
+function pythonWithPytest(): string | undefined {
+  try {
+    const script = 'import pytest, sys; print(sys.executable)';
+    return execFileSync('python3', ['-c', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
 
 let root: string;
 let suiteDir: string;
@@ -117,54 +127,59 @@ describe.each(SANDBOXES)('hidden verifiers (sandbox $kind)', (sandbox) => {
     expect((await readFile(join(workspace, 'area.txt'), 'utf8')).split('\n')).not.toContain('verify');
   });
 
-  it('are not influenced by configuration the agent leaves in the workspace or the case area', async () => {
-    // The classic cheat: a conftest.py that turns every failing test into a pass, beside pytest.ini,
-    // a module shadowing pytest, and the same planted above the workspace and where the verifiers go.
-    const cheat = [
-      'import pytest',
-      '@pytest.hookimpl(hookwrapper=True)',
-      'def pytest_runtest_makereport(item, call):',
-      '    outcome = yield',
-      '    report = outcome.get_result()',
-      '    report.outcome = "passed"',
-    ].join('\\n');
-    const plant = (dir: string) =>
-      `mkdir -p ${dir} && printf '${cheat}\\n' > ${dir}/conftest.py && printf '[pytest]\\n' > ${dir}/pytest.ini`;
-    const cmd = [
-      'echo 41 > answer.txt',
-      plant('.'),
-      'echo "raise SystemExit(0)" > pytest.py',
-      plant('..'),
-      plant('../verify'),
-      'cp conftest.py ../verify/conftest.py',
-    ].join(' && ');
-    const pytest = `cd {{verify}} && "${PYTHON}" -m pytest -q -p no:cacheprovider test_hidden.py`;
-    const hidden = await runCase(verifyCase([{ kind: 'command', run: pytest }]), { ...options(), cmd });
-    // The failure quotes the hidden test's own verdict.
-    expect(hidden.error).toBe(
-      "command exited with 1, expected 0: FAILED test_hidden.py::test_answer - AssertionError: assert '41' == '42'",
-    );
-    expect(hidden.checkResults[0]?.outputTail).toContain('1 failed');
-    // Run from the workspace on the verifier's path, pytest does not reach into the workspace either.
-    const fromWorkspace = `"${PYTHON}" -m pytest -q -p no:cacheprovider {{verify}}/test_hidden.py`;
-    const fromHere = await runCase(
-      { ...verifyCase([{ kind: 'command', run: fromWorkspace }]) },
-      { ...options(), cmd: cmd.replace(' && echo "raise SystemExit(0)" > pytest.py', '') },
-    );
-    expect(fromHere.error).toMatch(
-      /^command exited with 1, expected 0: FAILED \S*test_hidden\.py::test_answer - AssertionError: assert '41' ==/,
-    );
+  // Skipped, with its name saying why, where no python3 with pytest is installed.
+  it.skipIf(PYTHON === undefined)(
+    'are not influenced by configuration the agent leaves in the workspace or the case area (needs pytest)',
+    async () => {
+      // The classic cheat: a conftest.py that turns every failing test into a pass, beside pytest.ini,
+      // a module shadowing pytest, and the same planted above the workspace and where the verifiers go.
+      const cheat = [
+        'import pytest',
+        '@pytest.hookimpl(hookwrapper=True)',
+        'def pytest_runtest_makereport(item, call):',
+        '    outcome = yield',
+        '    report = outcome.get_result()',
+        '    report.outcome = "passed"',
+      ].join('\\n');
+      const plant = (dir: string) =>
+        `mkdir -p ${dir} && printf '${cheat}\\n' > ${dir}/conftest.py && printf '[pytest]\\n' > ${dir}/pytest.ini`;
+      const cmd = [
+        'echo 41 > answer.txt',
+        plant('.'),
+        'echo "raise SystemExit(0)" > pytest.py',
+        plant('..'),
+        plant('../verify'),
+        'cp conftest.py ../verify/conftest.py',
+      ].join(' && ');
+      const pytest = `cd {{verify}} && "${PYTHON}" -m pytest -q -p no:cacheprovider test_hidden.py`;
+      const hidden = await runCase(verifyCase([{ kind: 'command', run: pytest }]), { ...options(), cmd });
+      // The failure quotes the hidden test's own verdict.
+      expect(hidden.error).toBe(
+        "command exited with 1, expected 0: FAILED test_hidden.py::test_answer - AssertionError: assert '41' == '42'",
+      );
+      expect(hidden.checkResults[0]?.outputTail).toContain('1 failed');
+      // Run from the workspace on the verifier's path, pytest does not reach into the workspace either.
+      const fromWorkspace = `"${PYTHON}" -m pytest -q -p no:cacheprovider {{verify}}/test_hidden.py`;
+      const fromHere = await runCase(
+        { ...verifyCase([{ kind: 'command', run: fromWorkspace }]) },
+        { ...options(), cmd: cmd.replace(' && echo "raise SystemExit(0)" > pytest.py', '') },
+      );
+      expect(fromHere.error).toMatch(
+        /^command exited with 1, expected 0: FAILED \S*test_hidden\.py::test_answer - AssertionError: assert '41' ==/,
+      );
 
-    // The same cheat against the same test in the workspace passes: the planted files are live.
-    const exposed = await runCase(
-      {
-        id: 'exposed',
-        prompt: 'p',
-        setup: [`cp ${join(suiteDir, 'verify', 'test_hidden.py')} .`],
-        checks: [{ kind: 'command', run: `"${PYTHON}" -m pytest -q -p no:cacheprovider test_hidden.py` }],
-      },
-      { ...options(), cmd: cmd.replace(' && echo "raise SystemExit(0)" > pytest.py', '') },
-    );
-    expect(exposed.passed).toBe(true);
-  }, 60_000);
+      // The same cheat against the same test in the workspace passes: the planted files are live.
+      const exposed = await runCase(
+        {
+          id: 'exposed',
+          prompt: 'p',
+          setup: [`cp ${join(suiteDir, 'verify', 'test_hidden.py')} .`],
+          checks: [{ kind: 'command', run: `"${PYTHON}" -m pytest -q -p no:cacheprovider test_hidden.py` }],
+        },
+        { ...options(), cmd: cmd.replace(' && echo "raise SystemExit(0)" > pytest.py', '') },
+      );
+      expect(exposed.passed).toBe(true);
+    },
+    60_000,
+  );
 });
