@@ -1,9 +1,6 @@
-import { relative, resolve, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import {
-  allowEnvProblem,
   assertUsableTempDir,
-  isSandboxMode,
-  loadSuite,
   NO_OP_COMMAND,
   ORACLE_AGENTS,
   type OracleCase,
@@ -15,8 +12,8 @@ import { GzBenchReporter } from '../node/reporter.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
-import { commonRoot, parseTimeout, runConcurrency, runVitest } from './run-command.js';
-import { assertRunnableSuitePath } from './suite-paths.js';
+import { commonRoot, runVitest } from './run-command.js';
+import { loadNamedSuites, runSettings } from './run-settings.js';
 import { UsageError } from './usage-error.js';
 
 interface CheckSuiteFlags {
@@ -41,21 +38,8 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
     concurrency: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('check-suite needs at least one suite file');
-  const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
-  const allowEnv = values['allow-env'] ?? [];
-  for (const entry of allowEnv) {
-    const problem = allowEnvProblem(entry);
-    if (problem !== undefined) throw new UsageError(`--allow-env: ${problem}`);
-  }
-  const sandbox = values.sandbox ?? 'auto';
-  if (!isSandboxMode(sandbox)) throw new UsageError(`--sandbox must be auto, bwrap or none, got "${sandbox}"`);
-  const concurrency = runConcurrency(values.concurrency, process.env.GZ_BENCH_CONCURRENCY);
-
-  const named = new Map<string, string>();
-  for (const given of positionals) if (!named.has(resolve(given))) named.set(resolve(given), given);
-  const files = [...named.keys()];
-  for (const given of named.values()) await assertRunnableSuitePath(given);
-  const suites = await Promise.all([...named.values()].map((given) => loadSuite(given)));
+  const { timeout, allowEnv, sandbox, concurrency } = runSettings(values);
+  const { files, suites } = await loadNamedSuites(positionals);
   const root = commonRoot(files);
   const cases: OracleCase[] = suites.flatMap(({ suite, file }) =>
     suite.cases.map((testCase) => ({

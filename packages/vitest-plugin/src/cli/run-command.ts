@@ -1,13 +1,9 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import {
-  allowEnvProblem,
   assertUsableTempDir,
   assertValidTemplate,
   createRunCacheDir,
   inlinePromptProblem,
-  isSandboxMode,
-  loadSuite,
-  MAX_TIMEOUT_SEC,
   type Report,
   resolveSandbox,
   type Suite,
@@ -20,13 +16,12 @@ import { OptionsError } from '../node/options-error.js';
 import { createGzBenchPlugin } from '../node/plugin.js';
 import { GzBenchReporter } from '../node/reporter.js';
 import { assertSafeAgents } from '../node/resolve-agents.js';
-import { DEFAULT_CONCURRENCY } from '../node/resolve-options.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
 import { type LoadedSuites, notRunReport, printReport } from './run-report.js';
-import { assertRunnableSuitePath } from './suite-paths.js';
+import { loadNamedSuites, runSettings } from './run-settings.js';
 import { tagsFilterProblem } from './tags-filter.js';
 import { UsageError } from './usage-error.js';
 import { vitestTempDirIn } from './vitest-temp-dir.js';
@@ -91,23 +86,8 @@ export async function runCommand(args: string[]): Promise<number> {
   }
   const testNamePattern = namePattern(values['test-name-pattern']);
   const tagsFilter = values['tags-filter'];
-  const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
-  const allowEnv = values['allow-env'] ?? [];
-  for (const entry of allowEnv) {
-    const problem = allowEnvProblem(entry);
-    if (problem !== undefined) throw new UsageError(`--allow-env: ${problem}`);
-  }
-  const sandbox = values.sandbox ?? 'auto';
-  if (!isSandboxMode(sandbox)) throw new UsageError(`--sandbox must be auto, bwrap or none, got "${sandbox}"`);
-  const concurrency = runConcurrency(values.concurrency, process.env.GZ_BENCH_CONCURRENCY);
-
-  // Each file once, named as the user wrote it the first time.
-  const named = new Map<string, string>();
-  for (const given of positionals) if (!named.has(resolve(given))) named.set(resolve(given), given);
-  const files = [...named.keys()];
-  // Validate everything first: a bad suite is a usage error (exit 2), not a failed run.
-  for (const given of named.values()) await assertRunnableSuitePath(given);
-  const suites = await Promise.all([...named.values()].map((given) => loadSuite(given)));
+  const { timeout, allowEnv, sandbox, concurrency } = runSettings(values);
+  const { named, files, suites } = await loadNamedSuites(positionals);
   const templates = values.cmd !== undefined ? [values.cmd] : agents.map((agent) => agent.cmd);
   for (const [index, given] of [...named.values()].entries()) {
     const loaded = suites[index];
@@ -304,25 +284,6 @@ function onInterrupt(handle: (signal: NodeJS.Signals) => void): () => void {
   return () => {
     for (const signal of INTERRUPTS) process.off(signal, handle);
   };
-}
-
-/** Cases at once: `--concurrency`, else `GZ_BENCH_CONCURRENCY`, else the plugin's default. */
-export function runConcurrency(flag: string | undefined, env: string | undefined): number {
-  const [raw, name] = flag !== undefined ? [flag, '--concurrency'] : [env, 'GZ_BENCH_CONCURRENCY'];
-  if (raw === undefined || raw === '') return DEFAULT_CONCURRENCY;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1) {
-    throw new UsageError(`${name} must be a positive integer, got "${raw}"`);
-  }
-  return value;
-}
-
-export function parseTimeout(raw: string): number {
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SEC || raw.trim() === '') {
-    throw new UsageError(`--timeout must be a positive number of seconds up to ${MAX_TIMEOUT_SEC}, got "${raw}"`);
-  }
-  return seconds;
 }
 
 /** The current directory when every file is inside it, else the deepest directory that holds them all. */

@@ -1,0 +1,79 @@
+import { resolve } from 'node:path';
+import {
+  allowEnvProblem,
+  isSandboxMode,
+  type LoadedSuite,
+  loadSuite,
+  MAX_TIMEOUT_SEC,
+  type SandboxMode,
+} from '@gz-bench/core';
+import { DEFAULT_CONCURRENCY } from '../node/resolve-options.js';
+import { assertRunnableSuitePath } from './suite-paths.js';
+import { UsageError } from './usage-error.js';
+
+/** The flags that `run` and `check-suite` share, read and checked. */
+export interface RunSettings {
+  timeout: number | undefined;
+  allowEnv: string[];
+  sandbox: SandboxMode;
+  concurrency: number;
+}
+
+/** Reads `--timeout`, `--allow-env`, `--sandbox` and `--concurrency` (or `GZ_BENCH_CONCURRENCY`). */
+export function runSettings(values: {
+  timeout?: string;
+  'allow-env'?: string[];
+  sandbox?: string;
+  concurrency?: string;
+}): RunSettings {
+  const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
+  const allowEnv = values['allow-env'] ?? [];
+  for (const entry of allowEnv) {
+    const problem = allowEnvProblem(entry);
+    if (problem !== undefined) throw new UsageError(`--allow-env: ${problem}`);
+  }
+  const sandbox = values.sandbox ?? 'auto';
+  if (!isSandboxMode(sandbox)) throw new UsageError(`--sandbox must be auto, bwrap or none, got "${sandbox}"`);
+  const concurrency = runConcurrency(values.concurrency, process.env.GZ_BENCH_CONCURRENCY);
+  return { timeout, allowEnv, sandbox, concurrency };
+}
+
+/** The suite files of a command line, each once, and the suites in them. */
+export interface NamedSuites {
+  /** Absolute path → the path as the user first wrote it. */
+  named: Map<string, string>;
+  /** The absolute paths, in the order given. */
+  files: string[];
+  suites: LoadedSuite[];
+}
+
+/**
+ * Loads every suite file named, each once (as the user wrote it the first time), all of them
+ * validated before anything runs: a bad suite is a usage error (exit 2), not a failed run.
+ */
+export async function loadNamedSuites(positionals: readonly string[]): Promise<NamedSuites> {
+  const named = new Map<string, string>();
+  for (const given of positionals) if (!named.has(resolve(given))) named.set(resolve(given), given);
+  for (const given of named.values()) await assertRunnableSuitePath(given);
+  const suites = await Promise.all([...named.values()].map((given) => loadSuite(given)));
+  return { named, files: [...named.keys()], suites };
+}
+
+/** Cases at once: `--concurrency`, else `GZ_BENCH_CONCURRENCY`, else the plugin's default. */
+function runConcurrency(flag: string | undefined, env: string | undefined): number {
+  const [raw, name] = flag !== undefined ? [flag, '--concurrency'] : [env, 'GZ_BENCH_CONCURRENCY'];
+  if (raw === undefined || raw === '') return DEFAULT_CONCURRENCY;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1) {
+    throw new UsageError(`${name} must be a positive integer, got "${raw}"`);
+  }
+  return value;
+}
+
+function parseTimeout(raw: string): number {
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SEC || raw.trim() === '') {
+    throw new UsageError(`--timeout must be a positive number of seconds up to ${MAX_TIMEOUT_SEC}, got "${raw}"`);
+  }
+  return seconds;
+}
