@@ -109,7 +109,7 @@ describe('buildComparison: trials', () => {
     expect(shaky?.change?.pWorse).toBeCloseTo(0.1, 12);
     expect(comparison.verdict).toBe('within noise');
     expect(comparison.reason).toBe(
-      'within noise: no case changed significantly (paired test over 1 case: head passes 67% less often, p = 1); 1 case changed within noise (shaky (claude) 3/3 → 1/3, p = 0.1)',
+      'within noise: 1 case changed, none significantly (shaky (claude) 3/3 → 1/3, p = 0.1)',
     );
   });
 

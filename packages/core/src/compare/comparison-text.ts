@@ -81,10 +81,15 @@ export function changedCells(comparison: Comparison, label: CellLabeler): TextTa
 export function oneSidedCells(comparison: Comparison, label: CellLabeler): TextTable {
   return {
     title: 'New and removed cells',
-    headers: ['case', 'agent', '', 'trials'],
+    headers: ['case', 'agent', 'only in', 'trials'],
     rows: [
-      ...comparison.newCells.map((cell) => [label(cell), singleLine(cell.agent), 'new', tallyText(cell.tally)]),
-      ...comparison.removedCells.map((cell) => [label(cell), singleLine(cell.agent), 'removed', tallyText(cell.tally)]),
+      ...comparison.newCells.map((cell) => [label(cell), singleLine(cell.agent), 'head (new)', tallyText(cell.tally)]),
+      ...comparison.removedCells.map((cell) => [
+        label(cell),
+        singleLine(cell.agent),
+        'base (removed)',
+        tallyText(cell.tally),
+      ]),
     ],
   };
 }
@@ -118,9 +123,7 @@ export function deltaTable(comparison: Comparison): TextTable {
     title: 'Duration, tokens and cost',
     headers: ['agents', 'duration', 'tokens in', 'tokens out', estimate ? 'cost (est.)' : 'cost'],
     rows,
-    note: estimate
-      ? 'Costs are the agents’ own estimates, not a bill.'
-      : 'Durations are summed over the trials that ran.',
+    note: `Sums over every trial that ran, new and removed cells included.${estimate ? ' Costs are the agents’ own estimates, not a bill.' : ''}`,
   };
 }
 
@@ -136,10 +139,11 @@ export function overallLine(comparison: Comparison): string {
   return `Verdict: ${singleLine(comparison.reason)}`;
 }
 
-function pairedText(paired: PairedTest): string {
+/** The paired test of an agent in words, e.g. `paired test over 6 cases: pass rate -33.3 points, p = 0.031`. */
+export function pairedText(paired: PairedTest): string {
   if (paired.cases === 0) return 'no case ran in both';
   const mean = Math.round(paired.meanDifference * 1000) / 10;
-  const shift = `${mean > 0 ? '+' : ''}${mean}%`;
+  const shift = `pass rate ${mean > 0 ? '+' : ''}${mean} points`;
   return `paired test over ${paired.cases} ${paired.cases === 1 ? 'case' : 'cases'}: ${shift}, ${formatPValue(paired.pValue)}`;
 }
 

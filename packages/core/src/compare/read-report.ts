@@ -41,7 +41,7 @@ export async function readReportFile(fs: ReportFs, path: string): Promise<Loaded
   }
   if (size > MAX_REPORT_BYTES) {
     throw new ReportFileError(
-      `${path} is ${Math.round(size / 1024 / 1024)} MB, more than the ${MAX_REPORT_BYTES / 1024 / 1024} MB a gz-bench report can be`,
+      `${path} is ${size} bytes, larger than the ${MAX_REPORT_BYTES / 1024 / 1024} MB a gz-bench report can be`,
     );
   }
   let text: string;

@@ -7,6 +7,7 @@ import {
   errorCounts,
   headline,
   oneSidedCells,
+  pairedText,
   ruleLine,
   type TextTable,
 } from './comparison-text.js';
@@ -27,19 +28,19 @@ export function renderComparisonMarkdown(comparison: Comparison): string {
   const lines = [
     '## gz-bench compare',
     '',
-    `${VERDICT_ICONS[comparison.verdict]} **${escapeMarkdown(singleLine(comparison.reason))}**`,
+    `${VERDICT_ICONS[comparison.verdict]} **${capitalise(comparison.verdict)}**`,
     '',
     escapeMarkdown(headline(comparison).replace(/^gz-bench compare: /, '')),
     '',
   ];
-  if (comparison.agents.length > 1) {
-    for (const agent of comparison.agents) {
-      lines.push(
-        `- ${VERDICT_ICONS[agent.verdict]} **${escapeMarkdown(singleLine(agent.name))}**: ${escapeMarkdown(singleLine(agent.reason))}`,
-      );
-    }
-    lines.push('');
+  for (const agent of comparison.agents) {
+    const why = `${singleLine(agent.reason)} (${pairedText(agent.paired)})`;
+    lines.push(
+      `- ${VERDICT_ICONS[agent.verdict]} **${escapeMarkdown(singleLine(agent.name))}**: ${escapeMarkdown(why)}`,
+    );
   }
+  if (comparison.agents.length === 0) lines.push(escapeMarkdown(comparison.reason));
+  lines.push('');
   for (const table of [
     changedCells(comparison, label),
     oneSidedCells(comparison, label),
@@ -69,4 +70,8 @@ function markdownTable(table: TextTable): string[] {
 
 function row(cells: readonly string[]): string {
   return `| ${cells.join(' | ')} |`;
+}
+
+function capitalise(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }

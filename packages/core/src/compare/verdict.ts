@@ -38,9 +38,15 @@ export function agentVerdict(cells: readonly ComparedCell[], paired: PairedTest,
     parts.push(improved.length > 0 ? listed(improved, label) : pairedSentence(paired));
   } else {
     verdict = 'within noise';
-    parts.push(noise.length === 0 ? 'no case changed' : `no case changed significantly (${pairedSentence(paired)})`);
+    parts.push(
+      noise.length === 0
+        ? 'no case changed'
+        : `${counted(noise.length)} changed, none significantly (${listed(noise, label)})`,
+    );
   }
-  if (noise.length > 0) parts.push(`${counted(noise.length)} changed within noise (${listed(noise, label)})`);
+  if (verdict !== 'within noise' && noise.length > 0) {
+    parts.push(`${counted(noise.length)} changed within noise (${listed(noise, label)})`);
+  }
   return {
     verdict,
     reason: `${verdict}: ${parts.join('; ')}`,

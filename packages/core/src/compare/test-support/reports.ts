@@ -3,7 +3,7 @@ import type { Outcome, Report, ReportResult, Usage } from '../../report/model.js
 import { trial } from '../../report/test-support/trials.js';
 import type { CellRule } from '../../stats/cell-rule.js';
 import type { LoadedReport } from '../read-report.js';
-import type { ComparedReport } from '../report-schema.js';
+import { ComparedReportSchema } from '../report-schema.js';
 
 /** Rows of one cell: `passes` passing trials then failing ones, `trials` in all, numbered from 1. */
 export function cell(
@@ -25,8 +25,9 @@ export function cell(
   );
 }
 
-/** A loaded report of these rows, as `readReportFile` would return it. */
+/** A loaded report of these rows, as `readReportFile` returns one. */
 export function loaded(path: string, rows: readonly ReportResult[], rule: CellRule = 'majority'): LoadedReport {
   const report: Report = buildReport([...rows], { gzBenchVersion: '0.0.0' });
-  return { path, report: report as ComparedReport, rule };
+  // Through JSON and the schema, as a report file is read.
+  return { path, report: ComparedReportSchema.parse(JSON.parse(JSON.stringify(report))), rule };
 }
