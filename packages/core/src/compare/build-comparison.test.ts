@@ -61,7 +61,7 @@ describe('buildComparison: one trial a side', () => {
     );
     const [broke, fixed, same] = comparison.cells;
     expect(broke?.flip).toBe('passToFail');
-    expect(broke?.change).toEqual({ verdict: 'regression', pWorse: 1, pBetter: 1, method: 'flip' });
+    expect(broke?.change).toEqual({ verdict: 'regression', pWorse: 0, pBetter: 1, method: 'flip' });
     expect(fixed?.flip).toBe('failToPass');
     expect(fixed?.change?.verdict).toBe('improvement');
     expect(same?.flip).toBeNull();
