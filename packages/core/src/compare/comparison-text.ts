@@ -127,8 +127,16 @@ export function deltaTable(comparison: Comparison): TextTable {
   };
 }
 
-/** One line per agent: its verdict and why, then its paired test. */
+/**
+ * One line per agent: its verdict and why, then its paired test. A single agent's reason is the
+ * verdict's own, so only its paired test is said.
+ */
 export function agentLines(comparison: Comparison): string[] {
+  const [only] = comparison.agents;
+  if (comparison.agents.length === 1 && only !== undefined) {
+    const text = pairedText(only.paired);
+    return [`${text.charAt(0).toUpperCase()}${text.slice(1)}.`];
+  }
   return comparison.agents.map(
     (agent) => `${singleLine(agent.name)}: ${singleLine(agent.reason)} [${pairedText(agent.paired)}]`,
   );
