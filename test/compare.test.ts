@@ -1,11 +1,12 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Comparison, Report, ReportResult } from '@gz-bench/core';
-import type { Result } from 'execa';
+import { execa, type Result } from 'execa';
 import { describe, type ExpectStatic, it } from 'vitest';
 import { cleanupAfterAll } from './support/cleanup.js';
+import { CLI_BIN } from './support/paths.js';
 import type { TempProject } from './support/project.js';
-import { runCli } from './support/run.js';
+import { cleanEnv, runCli } from './support/run.js';
 
 // End-to-end tests of `gz-bench compare`: real `gz-bench run --json` reports of a scripted agent that
 // gets worse on one case and better on another between a base and a head run, then the compare CLI as
@@ -207,6 +208,17 @@ describe('gz-bench compare: bad input', () => {
       /^gz-bench: Unknown option '--colour'/,
     );
 
+    await mkdir(join(dir.dir, 'taken.md'));
+    expectOneLineError(
+      expect,
+      await compare(dir, ['good.json', 'good.json', '--markdown', 'taken.md']),
+      '--markdown taken.md: cannot write the comparison there (EISDIR)',
+    );
+
+    const help = await compare(dir, ['--help']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain('gz-bench compare <base.json> <head.json> [--json] [--markdown FILE]');
+
     const empty = await compare(dir, ['good.json', 'good.json']);
     expect(empty.exitCode, output(empty)).toBe(0);
     expect(empty.stdout).toContain('Verdict: within noise: no case ran in both reports');
@@ -241,6 +253,20 @@ describe('gz-bench compare: hostile reports', () => {
     const model = JSON.parse(String(result.stdout)) as Comparison;
     expect(model.cells).toHaveLength(10_000);
     expect(model.cells.filter((c) => c.flip !== null).map((c) => c.id)).toEqual(['case-4321']);
+  });
+
+  it('keeps its exit code, and says nothing, when its reader stops early (| head)', async ({ expect }) => {
+    const { dir } = await compareProject();
+    const ids = Array.from({ length: 5_000 }, (_, index) => `case-${index}`);
+    await dir.write('base.json', JSON.stringify(report(ids.map((id) => row(id, true)))));
+    await dir.write('head.json', JSON.stringify(report(ids.map((id) => row(id, false)))));
+    const result = await execa(
+      'bash',
+      ['-c', 'set -o pipefail; "$0" compare base.json head.json --json | head -c 10 > /dev/null', CLI_BIN],
+      { cwd: dir.dir, env: cleanEnv(), extendEnv: false, reject: false, timeout: 60_000 },
+    );
+    expect(result.exitCode, output(result)).toBe(1);
+    expect(result.stderr).toBe('');
   });
 
   it('reads a 50 MB report', async ({ expect }) => {

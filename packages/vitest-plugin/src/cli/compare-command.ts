@@ -43,21 +43,38 @@ export async function compareCommand(args: string[]): Promise<number> {
   }
   const comparison = buildComparison(base, head);
 
-  if (values.json === true) await writeOut(`${JSON.stringify(comparison, null, 2)}\n`);
-  else
-    await writeOut(
-      renderComparison(comparison, { color: process.stdout.isTTY === true && !('NO_COLOR' in process.env) }),
-    );
-
   const markdown = renderComparisonMarkdown(comparison);
+  // The comment is written first: a path that cannot take it is one line, before any table.
   if (values.markdown !== undefined) {
-    await fs.mkdir(dirname(values.markdown), { recursive: true });
-    await fs.writeFile(values.markdown, markdown);
+    try {
+      await fs.mkdir(dirname(values.markdown), { recursive: true });
+      await fs.writeFile(values.markdown, markdown);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      process.stderr.write(`gz-bench: --markdown ${values.markdown}: cannot write the comparison there (${code})\n`);
+      return EXIT.usage;
+    }
   }
+  const color = process.stdout.isTTY === true && !('NO_COLOR' in process.env);
+  await writeOut(
+    values.json === true ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparison(comparison, { color }),
+  );
   await appendStepSummary(markdown, (message) => process.stderr.write(`${message}\n`));
   return comparison.verdict === 'regression' ? EXIT.failed : EXIT.passed;
 }
 
+/** Writes to stdout; a reader that stopped early (`| head`) is no error of the comparison, whose exit code stands. */
 function writeOut(text: string): Promise<void> {
-  return new Promise((done) => process.stdout.write(text, () => done()));
+  return new Promise((done) => {
+    const stopped = (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      done();
+    };
+    process.stdout.once('error', stopped);
+    process.stdout.write(text, (error) => {
+      // A failed write also emits 'error' after this: the listener stays for it.
+      if (!error) process.stdout.off('error', stopped);
+      done();
+    });
+  });
 }
