@@ -219,6 +219,11 @@ describe('gz-bench compare: bad input', () => {
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toContain('gz-bench compare <base.json> <head.json> [--json] [--markdown FILE]');
 
+    // A job summary that cannot be written costs a warning, not the verdict.
+    const unwritable = await compare(dir, ['good.json', 'good.json'], { GITHUB_STEP_SUMMARY: join(dir.dir, 'tmp') });
+    expect(unwritable.exitCode, output(unwritable)).toBe(0);
+    expect(unwritable.stderr).toBe('gz-bench: could not append the comparison to GITHUB_STEP_SUMMARY (EISDIR)');
+
     const empty = await compare(dir, ['good.json', 'good.json']);
     expect(empty.exitCode, output(empty)).toBe(0);
     expect(empty.stdout).toContain('Verdict: within noise: no case ran in both reports');

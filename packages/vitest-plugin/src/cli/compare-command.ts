@@ -59,7 +59,7 @@ export async function compareCommand(args: string[]): Promise<number> {
   await writeOut(
     values.json === true ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparison(comparison, { color }),
   );
-  await appendStepSummary(markdown, (message) => process.stderr.write(`${message}\n`));
+  await appendStepSummary(markdown, 'the comparison', (message) => process.stderr.write(`${message}\n`));
   return comparison.verdict === 'regression' ? EXIT.failed : EXIT.passed;
 }
 
