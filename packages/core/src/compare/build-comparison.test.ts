@@ -169,6 +169,9 @@ describe('buildComparison: trials that did not run, errors', () => {
     expect(comparison.cells[0]?.head.passed).toBeNull();
     expect(comparison.agents[0]?.paired.cases).toBe(0);
     expect(comparison.verdict).toBe('within noise');
+    expect(comparison.reason).toBe(
+      'within noise: no case ran on both sides; 1 case not compared (no trial ran on one side)',
+    );
   });
 
   it('counts each side’s agent errors, harness errors, timeouts and over-budget trials', () => {

@@ -40,13 +40,18 @@ export function agentVerdict(cells: readonly ComparedCell[], paired: PairedTest,
     verdict = 'within noise';
     parts.push(
       noise.length === 0
-        ? 'no case changed'
+        ? cells.some((cell) => cell.change !== null)
+          ? 'no case changed'
+          : 'no case ran on both sides'
         : `${counted(noise.length)} changed, none significantly (${listed(noise, label)})`,
     );
   }
   if (verdict !== 'within noise' && noise.length > 0) {
     parts.push(`${counted(noise.length)} changed within noise (${listed(noise, label)})`);
   }
+  // A run cut short must not read as a clean bill: what could not be compared is said.
+  const uncompared = cells.filter((cell) => cell.change === null).length;
+  if (uncompared > 0) parts.push(`${counted(uncompared)} not compared (no trial ran on one side)`);
   return {
     verdict,
     reason: `${verdict}: ${parts.join('; ')}`,
