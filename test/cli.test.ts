@@ -3,14 +3,14 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Report } from '@gz-bench/core';
-import type { Result, ResultPromise } from 'execa';
+import { execa, type Result, type ResultPromise } from 'execa';
 import { describe, type ExpectStatic, it } from 'vitest';
 import { cleanupAfterAll } from './support/cleanup.js';
-import { agentPath, REPO_ROOT } from './support/paths.js';
+import { agentPath, CLI_BIN, REPO_ROOT } from './support/paths.js';
 import { readPidFile, waitUntilEnded } from './support/processes.js';
 import type { TempProject } from './support/project.js';
 import { resultOf } from './support/report.js';
-import { runCli } from './support/run.js';
+import { cleanEnv, runCli } from './support/run.js';
 import { nodeCommand, sh } from './support/shell.js';
 import { suite } from './support/suite.js';
 
@@ -107,6 +107,22 @@ describe.concurrent('gz-bench CLI', () => {
         expect(result.stdout).toContain(placeholder);
       expect(result.stdout).toContain('my-agent < {{promptFile}}');
       expect(result.stderr).toBe('');
+    });
+
+    it('says nothing and exits 0 when the reader of --help or --version stops early', async ({ expect }) => {
+      const temp = await project();
+      for (const args of ['--help', 'run --help', '--version']) {
+        // `true` reads nothing: the write meets a closed pipe, which used to surface as an EPIPE stack trace.
+        const result = await execa('bash', ['-c', `set -o pipefail; "$0" ${args} | true`, CLI_BIN], {
+          cwd: temp.dir,
+          env: cleanEnv(),
+          extendEnv: false,
+          reject: false,
+          timeout: 60_000,
+        });
+        expect(result.stderr, args).toBe('');
+        expect(result.exitCode, args).toBe(0);
+      }
     });
 
     it('--version prints the version of the vitest-plugin package', async ({ expect }) => {

@@ -11,6 +11,7 @@ import {
 import { appendStepSummary } from '../node/step-summary.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
+import { writeOut } from './stdout.js';
 import { UsageError } from './usage-error.js';
 
 interface CompareFlags {
@@ -61,20 +62,4 @@ export async function compareCommand(args: string[]): Promise<number> {
   );
   await appendStepSummary(markdown, 'the comparison', (message) => process.stderr.write(`${message}\n`));
   return comparison.verdict === 'regression' ? EXIT.failed : EXIT.passed;
-}
-
-/** Writes to stdout; a reader that stopped early (`| head`) is no error of the comparison, whose exit code stands. */
-function writeOut(text: string): Promise<void> {
-  return new Promise((done) => {
-    const stopped = (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-      done();
-    };
-    process.stdout.once('error', stopped);
-    process.stdout.write(text, (error) => {
-      // A failed write also emits 'error' after this: the listener stays for it.
-      if (!error) process.stdout.off('error', stopped);
-      done();
-    });
-  });
 }

@@ -3,6 +3,7 @@ import { EnvironmentError } from '../node/environment-error.js';
 import { packageVersion } from '../node/package-version.js';
 import { EXIT } from './exit-codes.js';
 import { initCommand } from './init-command.js';
+import { writeOut } from './stdout.js';
 import { USAGE } from './usage.js';
 import { UsageError } from './usage-error.js';
 import { validateCommand } from './validate-command.js';
@@ -26,18 +27,18 @@ export async function main(argv: string[]): Promise<number> {
         process.stderr.write(USAGE);
         return EXIT.usage;
       }
-      process.stdout.write(USAGE);
+      await writeOut(USAGE);
       return EXIT.passed;
     }
     if (command === '--version' || command === '-v') {
       if (rest.length > 0) throw new UsageError(`${command} takes no arguments`);
-      process.stdout.write(`${packageVersion()}\n`);
+      await writeOut(`${packageVersion()}\n`);
       return EXIT.passed;
     }
     const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
     if (!handler) throw new UsageError(`unknown command "${command}"`);
     if (rest.includes('--help') || rest.includes('-h')) {
-      process.stdout.write(USAGE);
+      await writeOut(USAGE);
       return EXIT.passed;
     }
     return await handler(rest);

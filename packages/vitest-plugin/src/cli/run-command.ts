@@ -22,6 +22,7 @@ import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
 import { type LoadedSuites, notRunReport, printReport } from './run-report.js';
 import { loadNamedSuites, runSettings } from './run-settings.js';
+import { writeOut } from './stdout.js';
 import { tagsFilterProblem } from './tags-filter.js';
 import { UsageError } from './usage-error.js';
 import { vitestTempDirIn } from './vitest-temp-dir.js';
@@ -298,8 +299,4 @@ export function commonRoot(files: string[]): string {
     root = root.slice(0, shared);
   }
   return root.join(sep) || sep;
-}
-
-function writeOut(text: string): Promise<void> {
-  return new Promise((done) => process.stdout.write(text, () => done()));
 }
