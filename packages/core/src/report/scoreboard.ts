@@ -69,8 +69,14 @@ export function buildScoreboard(results: readonly ReportResult[], options: Score
     if (!cases.has(key)) cases.set(key, { file: result.file, suite: result.suite, id: result.id });
     const agent = agentOf(result);
     agentNames.add(agent);
-    const byAgent = trialsOf.get(key) ?? new Map<string, ReportResult[]>();
-    trialsOf.set(key, byAgent.set(agent, [...(byAgent.get(agent) ?? []), result]));
+    let byAgent = trialsOf.get(key);
+    if (byAgent === undefined) {
+      byAgent = new Map();
+      trialsOf.set(key, byAgent);
+    }
+    const trials = byAgent.get(agent);
+    if (trials === undefined) byAgent.set(agent, [result]);
+    else trials.push(result);
   }
 
   const cells: ScoreboardCell[] = [];
