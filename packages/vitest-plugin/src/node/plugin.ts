@@ -134,6 +134,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       const slots = vitest.config.mergeReports ? undefined : await runSlots(vitest, slotLimits(options));
       const suiteFiles = await countSuiteFiles(project.config.root, options.include, project.config.exclude);
       sizeWorkersFor(vitest, project, options.concurrency, suiteFiles);
+      sizeWorkerHeap(project);
       project.provide(PROVIDE_KEY, {
         cmd: options.cmd,
         agents: options.agents,
