@@ -24,6 +24,7 @@ function generate() {
     source,
     locations: locateCases(source),
     runtimeId: '/pkg/dist/runtime/index.js',
+    dataId: '/project/bench/demo.bench.json?gz-bench-data=v1',
   });
 }
 
@@ -32,7 +33,8 @@ describe('generateSuiteModule', () => {
     const { code } = generate();
     expect(code.split('\n')).toEqual([
       'import { describe, test, defineSuite } from "/pkg/dist/runtime/index.js";',
-      expect.stringMatching(/^const suite = defineSuite\(\{"suite":.*\}\);$/),
+      'import data from "/project/bench/demo.bench.json?gz-bench-data=v1";',
+      'const suite = defineSuite(data);',
       'describe("demo \\"suite\\"", suite.describeOptions, () => {',
       `  test("write-hello", { timeout: 0 }, (context) => suite.runCase(0, context));`,
       `  test("evil\\");process.exit(1);//", { timeout: 0 }, (context) => suite.runCase(1, context));`,
@@ -53,8 +55,9 @@ describe('generateSuiteModule', () => {
       locations: locateCases(tagged),
       runtimeId: '/rt.js',
       agents: ['one'],
+      dataId: '/project/t.bench.json?gz-bench-data=v1',
     });
-    expect(code.split('\n').slice(3, 7)).toEqual([
+    expect(code.split('\n').slice(4, 8)).toEqual([
       '  describe("one", () => {',
       `    test("a", { timeout: 0, tags: ["bench","python"] }, (context) => suite.runCell(0, "one", context));`,
       `    test("b", { timeout: 0, tags: ["bench"] }, (context) => suite.runCell(1, "one", context));`,
@@ -62,26 +65,12 @@ describe('generateSuiteModule', () => {
     ]);
   });
 
-  it('passes the suite data through unchanged', () => {
-    const { code } = generate();
-    const json =
-      code
-        .split('\n')[1]
-        ?.replace(/^const suite = defineSuite\(/, '')
-        .replace(/\);$/, '') ?? '';
-    expect(JSON.parse(json)).toEqual({
-      suite: parseSuiteSource(source),
-      file: '/project/bench/demo.bench.json',
-      locations: locateCases(source),
-    });
-  });
-
   it('maps each test() line to its case in the suite file', () => {
     const { map } = generate();
     expect(map.sources).toEqual(['/project/bench/demo.bench.json']);
     expect(map.sourcesContent).toEqual([source]);
-    // Generated lines 1-2 unmapped; line 3 (describe) to the file start; each test() line to its case's id.
-    expect(decodeLines(map.mappings)).toEqual([null, null, [0, 0], [3, 12], [5, 12]]);
+    // Generated lines 1-3 unmapped; line 4 (describe) to the file start; each test() line to its case's id.
+    expect(decodeLines(map.mappings)).toEqual([null, null, null, [0, 0], [3, 12], [5, 12]]);
   });
 });
 

@@ -1,5 +1,4 @@
 import { type CaseLocation, caseTags, type Suite } from '@gz-bench/core';
-import type { SuiteModuleData } from '../runtime/define-suite.js';
 import { type LineMapping, lineSourceMap, type SourceMap } from './source-map.js';
 
 /** What the load hook needs to turn a suite into a test module. */
@@ -14,22 +13,25 @@ export interface GenerateModuleInput {
   runtimeId: string;
   /** Names of the run's agents, each a describe block of every case; none for the run's one `cmd`. */
   agents?: readonly string[];
+  /** Import specifier of the suite's data module (suite-data-module.ts). */
+  dataId: string;
 }
 
 /**
  * Generates a thin module: one literal `test()` per case — per (agent, case) under a describe block
  * of each agent's name, when the run names agents — so that static parsers (the VS Code extension,
  * `vitest list --static-parse`) see every test. A cell's trials run inside its one test. User
- * strings only ever enter the code through JSON.stringify.
+ * strings only ever enter the code through JSON.stringify. The suite's data comes from its own module
+ * (`dataId`, see suite-data-module.ts).
  */
 export function generateSuiteModule(input: GenerateModuleInput): { code: string; map: SourceMap } {
-  const data: SuiteModuleData = { suite: input.suite, file: input.file, locations: input.locations };
   const lines = [
     `import { describe, test, defineSuite } from ${JSON.stringify(input.runtimeId)};`,
-    `const suite = defineSuite(${JSON.stringify(data)});`,
+    `import data from ${JSON.stringify(input.dataId)};`,
+    'const suite = defineSuite(data);',
     `describe(${JSON.stringify(input.suite.name)}, suite.describeOptions, () => {`,
   ];
-  const mappings: LineMapping[] = [{ generatedLine: 3, sourceLine: 1, sourceColumn: 0 }];
+  const mappings: LineMapping[] = [{ generatedLine: 4, sourceLine: 1, sourceColumn: 0 }];
   const agents = input.agents ?? [];
   const addCases = (indent: string, call: (index: number) => string) => {
     input.suite.cases.forEach((testCase, index) => {

@@ -16,8 +16,16 @@ import { OptionsError, resolveOptions } from './resolve-options.js';
 import { runSlots } from './run-slots.js';
 import type { SlotLimits } from './slot-queue.js';
 import { addSweeperOnce, sweepStaleAreas } from './stale-sweeper.js';
+import {
+  dataVersionOf,
+  generateSuiteDataModule,
+  SuiteDataModules,
+  suiteDataId,
+  suiteVersion,
+} from './suite-data-module.js';
 import { findSuiteTags, missingTags } from './suite-tags.js';
 import { skipViteJsonFor } from './vite-json-compat.js';
+import { sizeWorkerHeap } from './worker-heap.js';
 import { countSuiteFiles, sizeWorkersFor } from './worker-sizing.js';
 
 /** Where suites are not looked for when the config names no `exclude` (as Vitest's own default). */
@@ -57,6 +65,24 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
     return path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path) && matches(path);
   };
 
+  const dataModules = new SuiteDataModules();
+  // A suite's test module, and the data module it imports (suite-data-module.ts), of its text now.
+  const generateModules = async (file: string) => {
+    const { suite, source } = await loadSuite(file, { displayPath: relative(root, file) });
+    const version = suiteVersion(source);
+    const locations = locateCases(source);
+    const test = generateSuiteModule({
+      suite,
+      file,
+      source,
+      locations,
+      runtimeId: RUNTIME_ID,
+      agents: options.agents.map((agent) => agent.name),
+      dataId: suiteDataId(file, version),
+    });
+    return { version, test, data: generateSuiteDataModule({ suite, file, locations }) };
+  };
+
   return {
     name: 'gz-bench',
     enforce: 'pre',
@@ -78,17 +104,19 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       if (!isSuite(id)) return null;
       const file = cleanId(id);
       this.addWatchFile(file);
+      const dataVersion = dataVersionOf(id);
+      const held = dataVersion === undefined ? undefined : dataModules.take(file, dataVersion);
+      if (held !== undefined) return { ...held, moduleType: 'js' };
       try {
-        const { suite, source } = await loadSuite(file, { displayPath: relative(root, file) });
-        const { code, map } = generateSuiteModule({
-          suite,
-          file,
-          source,
-          locations: locateCases(source),
-          runtimeId: RUNTIME_ID,
-          agents: options.agents.map((agent) => agent.name),
-        });
-        return { code, map, moduleType: 'js' };
+        const { version, test, data } = await generateModules(file);
+        if (dataVersion === undefined) {
+          dataModules.remember(file, version, data);
+          return { ...test, moduleType: 'js' };
+        }
+        if (dataVersion === version) return { ...data, moduleType: 'js' };
+        // Its test module was made from other cases: running them by this data would mix them up.
+        const changed = `${relative(root, file)} changed while its cases were being loaded: run again`;
+        return { code: generateInvalidSuiteModule(changed), moduleType: 'js' };
       } catch (error) {
         if (!(error instanceof SuiteError)) throw error;
         return { code: generateInvalidSuiteModule(error.message), moduleType: 'js' };
@@ -106,6 +134,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       const slots = vitest.config.mergeReports ? undefined : await runSlots(vitest, slotLimits(options));
       const suiteFiles = await countSuiteFiles(project.config.root, options.include, project.config.exclude);
       sizeWorkersFor(vitest, project, options.concurrency, suiteFiles);
+      sizeWorkerHeap(project);
       project.provide(PROVIDE_KEY, {
         cmd: options.cmd,
         agents: options.agents,
