@@ -13,6 +13,7 @@ import { watchOthers } from './others-load.mjs';
 import { overheadRows } from './overhead.mjs';
 import { renderDocument, renderTable } from './render.mjs';
 import { measuredEnv, runGzBench } from './spawn.mjs';
+import { vitestStartupRows } from './vitest-startup.mjs';
 import { createWorkRoot, leftoverProcesses } from './workroot.mjs';
 
 const options = readOptions(process.argv.slice(2), process.env);
@@ -38,6 +39,7 @@ try {
   const rows = [
     ...(await overheadRows(context, 'none')),
     ...(await overheadRows(context, 'bwrap')),
+    ...(await vitestStartupRows(context)),
     ...(await concurrencyRows(context)),
     ...(await fixtureRows(context)),
     ...(await memoryRows(context)),

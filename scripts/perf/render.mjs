@@ -58,6 +58,8 @@ processes took during the run (the machine's busy time less this run's own).
   (the machine lines say which). A least-squares line
   through the median wall time at each N splits each into a cost per case (the slope: the ratio
   row) and a fixed start-up (the intercept: the start-up row, gz-bench's over the loop's).
+  1.5 shows, for information, how much of that start-up is Vitest's own: \`vitest run\` of one
+  empty test in a project of its own, against \`node\` running an empty script.
 - **2.x Concurrency.** Cases that run \`sleep 1\`, spread over 8 suite files, run by one
   \`gz-bench run … --concurrency n --sandbox none\`; the whole command's wall time against the ideal
   ceil(cases / n) × 1 s. Where the CLI refuses the flag the row says so.
