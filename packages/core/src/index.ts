@@ -6,6 +6,7 @@ export * from './integrity/index.js';
 export * from './logs/index.js';
 export * from './process/index.js';
 export * from './regex/index.js';
+export * from './resume/index.js';
 export * from './report/index.js';
 export * from './stats/index.js';
 export * from './suite/index.js';
