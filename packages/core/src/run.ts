@@ -25,7 +25,8 @@ export {
   SandboxError,
   type SandboxMode,
 } from './process/sandbox.js';
-export type { CaseResult } from './report/model.js';
+export type { CaseResult, Outcome, ReportResult, RetriedError } from './report/model.js';
+export { planResumeCell, resumeCellKey } from './resume/resume-plan.js';
 export { type CellRule, cellPasses, describeCellRule } from './stats/cell-rule.js';
 export type { CaseLocation } from './suite/locate.js';
 export type { Case, Suite } from './suite/schema.js';

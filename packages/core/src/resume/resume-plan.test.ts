@@ -8,7 +8,13 @@ const trial = (n: number, outcome: 'passed' | 'failed' | 'agentError' | 'notRun'
 
 describe('planResumeCell', () => {
   it('keeps the passing trials and runs every other one again', () => {
-    const rows = [trial(1, 'passed'), trial(2, 'failed'), trial(3, 'agentError'), trial(4, 'notRun'), trial(5, 'passed')];
+    const rows = [
+      trial(1, 'passed'),
+      trial(2, 'failed'),
+      trial(3, 'agentError'),
+      trial(4, 'notRun'),
+      trial(5, 'passed'),
+    ];
     const plan = planResumeCell(rows, 5);
     expect(plan.rerun).toEqual([2, 3, 4]);
     expect(plan.kept.map((row) => row.trial)).toEqual([1, 5]);
@@ -69,7 +75,9 @@ describe('parseEarlierReport', () => {
 
   it('refuses JSON that is not a gz-bench report, and says where', () => {
     const text = JSON.stringify({ summary: { total: 1 }, results: [{ id: 'a', suite: 's', file: 'f' }] });
-    expect(() => parseEarlierReport(text, 'r.json')).toThrow(/^r\.json is not a gz-bench report \(.+ at results\.0\.passed\)/);
+    expect(() => parseEarlierReport(text, 'r.json')).toThrow(
+      /^r\.json is not a gz-bench report \(.+ at results\.0\.passed\)/,
+    );
     expect(() => parseEarlierReport('[]', 'r.json')).toThrow(EarlierReportError);
   });
 });

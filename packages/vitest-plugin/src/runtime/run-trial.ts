@@ -6,6 +6,7 @@ import {
   type CaseResult,
   caseBudgetMs,
   caseLogLocation,
+  type ReportResult,
   type ResolvedSandbox,
   runCase,
   type Suite,
@@ -20,7 +21,8 @@ import { acquireSlot } from './slot-client.js';
 export const SETTLE_TIMEOUT_MS = 30_000;
 
 /** One run of one case by one agent, as a report row needs it. */
-export type TrialResult = CaseResult & { agentName?: string; trial?: number };
+export type TrialResult = CaseResult &
+  Pick<ReportResult, 'agentName' | 'trial' | 'notRun' | 'attempts' | 'retriedErrors'>;
 
 /** What a trial runs, and where. */
 export interface TrialPlan {
