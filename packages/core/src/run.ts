@@ -15,6 +15,7 @@ export {
   type Containment,
   commandLaunch,
 } from './process/command-launch.js';
+export { leaveInterruptToParent } from './process/exit-cleanup.js';
 export { dieWith } from './process/guardian.js';
 export {
   isSandboxMode,

@@ -15,6 +15,7 @@ import { createVitest } from 'vitest/node';
 import { OptionsError } from '../node/options-error.js';
 import { createGzBenchPlugin } from '../node/plugin.js';
 import { GzBenchReporter } from '../node/reporter.js';
+import { cancelRunSlots } from '../node/run-slots.js';
 import { assertSafeAgents } from '../node/resolve-agents.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
@@ -256,6 +257,7 @@ export async function runVitest(
       if (interrupted) return exitAtOnce(signal);
       interrupted = signal;
       process.stderr.write(`\ngz-bench: ${signal} received, stopping the running cases (again to quit at once)…\n`);
+      void cancelRunSlots(vitest);
       void vitest.cancelCurrentRun('keyboard-input');
     });
     try {

@@ -13,8 +13,9 @@ import { attemptController } from './attempt-controller.js';
 import { cellVerdict } from './cell-verdict.js';
 import { dieWithVitestMain } from './die-with-main.js';
 import { cutShortByCancel } from './interrupted-trial.js';
+import { leaveInterruptsToMain } from './leave-interrupts-to-main.js';
 import { oracleCellVerdict } from './oracle-verdict.js';
-import { cellTrials } from './resume-cell.js';
+import { cellTrials, runWasCancelled } from './resume-cell.js';
 import { withErrorRetries } from './retry-errors.js';
 import { runTrial, SETTLE_TIMEOUT_MS, type TrialResult } from './run-trial.js';
 
@@ -78,6 +79,7 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     }
     const { slots } = options;
     dieWithVitestMain();
+    leaveInterruptsToMain();
     const sandbox = await workerSandbox(options);
     const trials = options.trials ?? 1;
     const { controller, release } = attemptController(context.signal);
@@ -114,9 +116,10 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     }, SETTLE_TIMEOUT_MS);
     const settled = await all;
     const faults = settled.flatMap((outcome, offset) => (outcome.status === 'rejected' ? [{ offset, outcome }] : []));
+    const cancelled = runWasCancelled(controller.signal, finished, faults);
     // A trial the harness could not run is a row of its own, its fault said; one that never started
     // because the run was cancelled has none: the report lists it as not run.
-    if (!controller.signal.aborted) {
+    if (!cancelled) {
       for (const { offset, outcome } of faults) {
         finished.push(
           harnessFault(testCase, outcome.reason, { agentName, trial: toRun[offset] ?? offset + 1, trials }),
@@ -124,6 +127,8 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
       }
       finished.sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0));
     }
+    // Nothing ran before the cancel: a skipped test, whose trials the report lists as not run.
+    if (cancelled && finished.length === 0) return context.skip('the run was cancelled first');
     if (finished.length === 0 && faults[0] !== undefined) throw faults[0].outcome.reason;
     const plain = cellVerdict(finished, trials, options.passRule ?? 'majority');
     const verdict =
