@@ -12,10 +12,10 @@ import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
 import { attemptController } from './attempt-controller.js';
 import { cellVerdict } from './cell-verdict.js';
 import { dieWithVitestMain } from './die-with-main.js';
-import { cutShortByCancel } from './interrupted-trial.js';
+import { cutShortByCancel, runWasCancelled } from './interrupted-trial.js';
 import { leaveInterruptsToMain } from './leave-interrupts-to-main.js';
 import { oracleCellVerdict } from './oracle-verdict.js';
-import { cellTrials, runWasCancelled } from './resume-cell.js';
+import { cellTrials } from './resume-cell.js';
 import { withErrorRetries } from './retry-errors.js';
 import { runTrial, SETTLE_TIMEOUT_MS, type TrialResult } from './run-trial.js';
 

@@ -1,7 +1,6 @@
 import { planResumeCell, resumeCellKey } from '@gz-bench/core/run';
 import type { WorkerOptions } from '../shared/options.js';
 import type { TrialResult } from './run-trial.js';
-import { RunCancelledError } from './slot-client.js';
 
 /** The trials a cell runs now, and the earlier results it keeps instead of running the others. */
 export interface CellTrials {
@@ -23,20 +22,4 @@ export function cellTrials(
   if (options.resume === undefined) return { run: Array.from({ length: trials }, (_, offset) => offset + 1), kept: [] };
   const { rerun, kept } = planResumeCell(options.resume[file]?.[resumeCellKey(cell.agentName, cell.caseId)], trials);
   return { run: rerun, kept };
-}
-
-/**
- * Whether the run was cancelled under a cell: Vitest aborted its test, the run's slots said so to a
- * trial that waited (it rejected) or ran (it came back not run).
- */
-export function runWasCancelled(
-  signal: AbortSignal,
-  finished: readonly TrialResult[],
-  faults: ReadonlyArray<{ outcome: PromiseRejectedResult }>,
-): boolean {
-  return (
-    signal.aborted ||
-    finished.some((result) => result.notRun === true) ||
-    faults.some(({ outcome }) => outcome.reason instanceof RunCancelledError)
-  );
 }
