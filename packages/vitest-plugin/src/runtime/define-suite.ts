@@ -15,6 +15,7 @@ import { dieWithVitestMain } from './die-with-main.js';
 import { cutShortByCancel, runWasCancelled } from './interrupted-trial.js';
 import { leaveInterruptsToMain } from './leave-interrupts-to-main.js';
 import { oracleCellVerdict } from './oracle-verdict.js';
+import { annotateOutcome } from './outcome-annotation.js';
 import { cellTrials } from './resume-cell.js';
 import { withErrorRetries } from './retry-errors.js';
 import { runTrial, SETTLE_TIMEOUT_MS, type TrialResult } from './run-trial.js';
@@ -133,6 +134,7 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     const plain = cellVerdict(finished, trials, options.passRule ?? 'majority');
     const verdict =
       options.solutionAgent === undefined ? plain : oracleCellVerdict(agentName, testCase, finished[0], plain);
+    await annotateOutcome(context, finished, trials);
     if (!verdict.passed) throw caseFailure(verdict.message, data, index);
   };
 
