@@ -684,7 +684,13 @@ describe.concurrent('gz-bench CLI', () => {
       expect(result.exitCode).toBe(130);
       const report = JSON.parse(String(result.stdout)) as Report;
       expect(report.results).toMatchObject([
-        { id: 'hangs', passed: false, error: 'agent command was interrupted' },
+        {
+          id: 'hangs',
+          passed: false,
+          outcome: 'notRun',
+          notRun: true,
+          error: 'the case did not finish: the run was interrupted (agent command was interrupted)',
+        },
         {
           id: 'never-reached',
           passed: false,
@@ -692,7 +698,7 @@ describe.concurrent('gz-bench CLI', () => {
           error: 'the case did not finish: the run was cancelled first',
         },
       ]);
-      expect(report.summary).toEqual({ total: 2, passed: 0, failed: 2, notRun: 1 });
+      expect(report.summary).toEqual({ total: 2, passed: 0, failed: 2, notRun: 2 });
     });
   });
 

@@ -8,6 +8,7 @@ export * from './logs/index.js';
 export * from './process/index.js';
 export * from './regex/index.js';
 export * from './report/index.js';
+export * from './resume/index.js';
 export * from './stats/index.js';
 export * from './suite/index.js';
 export * from './template/index.js';

@@ -15,6 +15,7 @@ export {
   type Containment,
   commandLaunch,
 } from './process/command-launch.js';
+export { leaveInterruptToParent } from './process/exit-cleanup.js';
 export { dieWith } from './process/guardian.js';
 export {
   isSandboxMode,
@@ -25,7 +26,8 @@ export {
   SandboxError,
   type SandboxMode,
 } from './process/sandbox.js';
-export type { CaseResult } from './report/model.js';
+export type { CaseResult, Outcome, ReportResult, RetriedError } from './report/model.js';
+export { planResumeCell, resumeCellKey } from './resume/resume-plan.js';
 export { type CellRule, cellPasses, describeCellRule } from './stats/cell-rule.js';
 export type { CaseLocation } from './suite/locate.js';
 export type { Case, Suite } from './suite/schema.js';

@@ -15,6 +15,20 @@ const liveWorkspaces = new Set<string>();
 const liveTokens = new Set<string>();
 const EXIT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 let installed = false;
+/** Set in a process whose parent answers a terminal's Ctrl-C (see `leaveInterruptToParent`). */
+let interruptToParent = false;
+
+/**
+ * For a child process that a terminal's Ctrl-C reaches beside its parent (a terminal signals its
+ * whole foreground process group), where the parent answers it by cancelling what this process runs:
+ * SIGINT then neither ends this process nor kills its cases, which end as cancelled, with their
+ * results. Should the parent exit instead, this process's guardian ends it and its cases.
+ */
+export function leaveInterruptToParent(): void {
+  if (interruptToParent) return;
+  interruptToParent = true;
+  process.on('SIGINT', () => {});
+}
 
 /** Records a running process group until the returned function is called. */
 export function trackProcessGroup(groupId: number): () => void {
@@ -65,6 +79,7 @@ function installHandlers(): void {
   process.on('exit', cleanUp);
   for (const signal of EXIT_SIGNALS) {
     const onSignal = () => {
+      if (signal === 'SIGINT' && interruptToParent) return;
       cleanUp();
       process.off(signal, onSignal);
       // Without listeners of its own, the process would have died of this signal: let it, as before.

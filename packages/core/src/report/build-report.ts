@@ -22,6 +22,8 @@ const RESULT_KEY_ORDER = {
   tags: true,
   meta: true,
   notRun: true,
+  attempts: true,
+  retriedErrors: true,
   error: true,
   failedStep: true,
   tampered: true,

@@ -113,6 +113,19 @@ export interface ReportResult extends CaseResult {
   tags?: string[];
   /** The case's metadata over its suite's; absent when neither has any. */
   meta?: CaseMeta;
+  /**
+   * Runs of this trial, this one included, when `retryErrors` ran it again after an agent or harness
+   * error; absent when it ran once.
+   */
+  attempts?: number;
+  /** How each earlier attempt ended (`agentError` or `harnessError`) and its error, oldest first. */
+  retriedErrors?: RetriedError[];
+}
+
+/** An attempt of a trial that ended in an error and was run again (`retryErrors`). */
+export interface RetriedError {
+  outcome: Outcome;
+  error?: string;
 }
 
 /** Counts over every result. */

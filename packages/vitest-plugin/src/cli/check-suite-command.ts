@@ -87,6 +87,8 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
     allowSecrets: values['allow-secrets'] === true,
     sandbox,
     solutionAgent: ORACLE_AGENTS.solution,
+    onlyFailed: undefined,
+    retryErrors: 0,
   };
   // Vitest's own progress goes to stderr: stdout carries the verdict alone.
   const outcome =

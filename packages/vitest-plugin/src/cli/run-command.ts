@@ -16,10 +16,12 @@ import { OptionsError } from '../node/options-error.js';
 import { createGzBenchPlugin } from '../node/plugin.js';
 import { GzBenchReporter } from '../node/reporter.js';
 import { assertSafeAgents } from '../node/resolve-agents.js';
+import { cancelRunSlots } from '../node/run-slots.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
+import { onlyFailedFlag, retryErrorsFlag, withRetryErrorsValue } from './rerun-flags.js';
 import { type LoadedSuites, notRunReport, printReport } from './run-report.js';
 import { loadNamedSuites, runSettings } from './run-settings.js';
 import { writeOut } from './stdout.js';
@@ -46,11 +48,13 @@ interface RunFlags {
   markdown?: string;
   'test-name-pattern'?: string;
   'tags-filter'?: string[];
+  'only-failed'?: string;
+  'retry-errors'?: string;
 }
 
 /** `gz-bench run <suite.json>... --cmd "<template>"`: runs the suites through Vitest with the gz-bench plugin. */
 export async function runCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseStrict<RunFlags>(args, {
+  const { values, positionals } = parseStrict<RunFlags>(withRetryErrorsValue(args), {
     cmd: { type: 'string' },
     timeout: { type: 'string' },
     json: { type: 'boolean' },
@@ -69,6 +73,8 @@ export async function runCommand(args: string[]): Promise<number> {
     markdown: { type: 'string' },
     'test-name-pattern': { type: 'string', short: 't' },
     'tags-filter': { type: 'string', multiple: true },
+    'only-failed': { type: 'string' },
+    'retry-errors': { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('run needs at least one suite file');
   const agentFlags = values.agent ?? [];
@@ -120,6 +126,15 @@ export async function runCommand(args: string[]): Promise<number> {
   if (runnable.length > 0 && sandbox === 'bwrap') await resolveSandbox(sandbox);
 
   const root = commonRoot(files);
+  const include = runnable.map((file) => escapePath(relative(root, file).split(sep).join('/')));
+  const retryErrors = retryErrorsFlag(values['retry-errors']);
+  const onlyFailed = await onlyFailedFlag(values['only-failed'], {
+    root,
+    include,
+    exclude: [],
+    agents: agents.map((agent) => agent.name),
+    trials: cells.trials,
+  });
   const json = values.json === true;
   let report: Report | undefined;
   // The CLI prints the table itself, once the report holds every case it was given.
@@ -138,7 +153,7 @@ export async function runCommand(args: string[]): Promise<number> {
     agents,
     ...cells,
     markdown: values.markdown === undefined ? false : resolve(values.markdown),
-    include: runnable.map((file) => escapePath(relative(root, file).split(sep).join('/'))),
+    include,
     timeout,
     keep: values.keep === true,
     report: false,
@@ -151,6 +166,8 @@ export async function runCommand(args: string[]): Promise<number> {
     allowSecrets: values['allow-secrets'] === true,
     sandbox,
     solutionAgent: undefined,
+    onlyFailed,
+    retryErrors,
   };
 
   const outcome: VitestOutcome =
@@ -241,6 +258,7 @@ export async function runVitest(
       if (interrupted) return exitAtOnce(signal);
       interrupted = signal;
       process.stderr.write(`\ngz-bench: ${signal} received, stopping the running cases (again to quit at once)…\n`);
+      void cancelRunSlots(vitest);
       void vitest.cancelCurrentRun('keyboard-input');
     });
     try {

@@ -12,6 +12,7 @@ import { EnvironmentError } from './environment-error.js';
 import { generateInvalidSuiteModule, generateSuiteModule } from './generate-module.js';
 import { ownPackageFiles } from './own-packages.js';
 import { GZ_BENCH_REPORTER, GzBenchReporter, type GzBenchReporterOptions } from './reporter.js';
+import { type EarlierRun, loadEarlierRun } from './rerun-load.js';
 import { OptionsError, resolveOptions } from './resolve-options.js';
 import { runSlots } from './run-slots.js';
 import type { SlotLimits } from './slot-queue.js';
@@ -132,6 +133,9 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       project.config.tags.push(...missingTags(names, project.config.tags));
       // A merge run only reports: it runs no case, and needs no slots.
       const slots = vitest.config.mergeReports ? undefined : await runSlots(vitest, slotLimits(options));
+      const earlier: EarlierRun | undefined = vitest.config.mergeReports
+        ? undefined
+        : await loadEarlierRun(vitest, project.config, options);
       const suiteFiles = await countSuiteFiles(project.config.root, options.include, project.config.exclude);
       sizeWorkersFor(vitest, project, options.concurrency, suiteFiles);
       sizeWorkerHeap(project);
@@ -150,12 +154,15 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         allowSecrets: options.allowSecrets,
         sandbox: options.sandbox,
         solutionAgent: options.solutionAgent,
+        retryErrors: options.retryErrors,
+        ...(earlier && { resume: earlier.resume }),
         // Beside the report, against the same root; absolute, so every worker writes to the same place.
         logs:
           options.logs === false ? false : { dir: resolve(vitest.config.root, options.logs), root: vitest.config.root },
       });
       const reporter = addReporterOnce(vitest, hooks.reporter ?? new GzBenchReporter(reporterOptions(options)));
       reporter.addSuiteMatcher(isSuite);
+      if (earlier) reporter.keepEarlierPasses(earlier.rows);
       addAllowEnvWarnerOnce(vitest).addProject(isSuite, [
         { entries: options.allowEnv, origin: hooks.allowEnvOrigin ?? 'allowEnv' },
         // A preset's allowEnv lists what its CLI may use, alternatives among them (one API key or

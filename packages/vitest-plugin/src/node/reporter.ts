@@ -27,6 +27,7 @@ import { caseLabels, cellKey, collectModuleResults, type ModuleResults } from '.
 import { notRunReason, type RunEnd } from './not-run-reason.js';
 import { packageVersion } from './package-version.js';
 import { type PlannedSuite, planSuite, selectedCases } from './planned-suites.js';
+import { withEarlierPasses } from './rerun-report.js';
 import { appendStepSummary } from './step-summary.js';
 
 /** Options of the gz-bench reporter. */
@@ -76,12 +77,19 @@ export class GzBenchReporter implements Reporter {
   private planning: Promise<Map<string, PlannedSuite>> = Promise.resolve(new Map());
   /** The suite name of every suite file seen, by file, to tell apart suites of the same name. */
   private readonly suiteNames = new Map<string, string>();
+  /** The rows of the earlier report a resumed run (`onlyFailed`) completes. */
+  private earlier: readonly ReportResult[] = [];
 
   constructor(private readonly options: GzBenchReporterOptions) {}
 
   /** Counts the files that a plugin instance serves as suites (one per Vitest project). */
   addSuiteMatcher(matcher: SuiteFileMatcher): void {
     this.matchers.push(matcher);
+  }
+
+  /** A resumed run: a trial that did not run this time keeps its earlier passing row. */
+  keepEarlierPasses(rows: readonly ReportResult[]): void {
+    this.earlier = rows;
   }
 
   onInit(vitest: Vitest): void {
@@ -164,7 +172,7 @@ export class GzBenchReporter implements Reporter {
     this.planning = Promise.resolve(new Map());
 
     const errors = [...this.modules.values()].flatMap((m) => m.errors.map((message) => ({ file: m.file, message })));
-    const rows = this.rows();
+    const rows = withEarlierPasses(this.rows(), this.earlier);
     const report = buildReport(rows, { gzBenchVersion: packageVersion(), vitestVersion: vitest.version }, errors);
     // Several agents or trials make a benchmark: the report then says who did best, and how sure that is.
     if (rows.some((row) => row.agentName !== undefined || row.trial !== undefined)) {

@@ -22,6 +22,7 @@ describe('resolveOptions', () => {
       allowEnv: [],
       allowSecrets: false,
       sandbox: 'auto',
+      retryErrors: 0,
     });
   });
 
@@ -46,6 +47,8 @@ describe('resolveOptions', () => {
         GZ_BENCH_MAX_COST_USD: '0.5',
         GZ_BENCH_MAX_TOKENS: '20000',
         GZ_BENCH_MARKDOWN: 'off',
+        GZ_BENCH_ONLY_FAILED: 'out/earlier.json',
+        GZ_BENCH_RETRY_ERRORS: '2',
       },
     );
     expect(resolved).toEqual({
@@ -67,7 +70,25 @@ describe('resolveOptions', () => {
       allowEnv: ['OPENAI_API_KEY', 'GH_TOKEN'],
       allowSecrets: true,
       sandbox: 'none',
+      onlyFailed: 'out/earlier.json',
+      retryErrors: 2,
     });
+  });
+
+  it('takes retryErrors from 0 to 10 and onlyFailed as a path, and says what else it wants', () => {
+    expect(resolveOptions({ retryErrors: 10, onlyFailed: 'r.json' }, {})).toMatchObject({
+      retryErrors: 10,
+      onlyFailed: 'r.json',
+    });
+    expect(() => resolveOptions({ retryErrors: 11 }, {})).toThrow(
+      'gz-bench option "retryErrors" must be a whole number from 0 to 10, got 11',
+    );
+    expect(() => resolveOptions({}, { GZ_BENCH_RETRY_ERRORS: '1.5' })).toThrow(
+      'gz-bench option "retryErrors" must be a whole number from 0 to 10, got 1.5',
+    );
+    expect(() => resolveOptions({ onlyFailed: ' ' }, {})).toThrow(
+      'gz-bench option "onlyFailed" must be the path of an earlier gz-bench report',
+    );
   });
 
   it('takes allowEnv lists and PREFIX_* patterns, in the options and GZ_BENCH_ALLOW_ENV', () => {

@@ -45,7 +45,12 @@ const DEFAULTS: Omit<ResolvedGzBenchOptions, 'agents'> = {
   sandbox: 'auto',
   // Set by gz-bench check-suite only.
   solutionAgent: undefined,
+  onlyFailed: undefined,
+  retryErrors: 0,
 };
+
+/** More retries than this would hide a broken agent behind a lucky run, and cost as much as trials. */
+const MAX_RETRY_ERRORS = 10;
 
 /** Applies defaults, then `GZ_BENCH_*` overrides from `env`, and validates the result. Never mutates `options`. */
 export function resolveOptions(
@@ -72,6 +77,14 @@ export function resolveOptions(
   assertPassRule(merged.passRule);
   if (merged.maxCostUsd !== undefined) positiveAmount('maxCostUsd', merged.maxCostUsd);
   if (merged.maxTokens !== undefined) positiveInteger('maxTokens', merged.maxTokens);
+  if (merged.onlyFailed !== undefined && (typeof merged.onlyFailed !== 'string' || merged.onlyFailed.trim() === '')) {
+    throw new OptionsError('gz-bench option "onlyFailed" must be the path of an earlier gz-bench report');
+  }
+  if (!Number.isSafeInteger(merged.retryErrors) || merged.retryErrors < 0 || merged.retryErrors > MAX_RETRY_ERRORS) {
+    throw new OptionsError(
+      `gz-bench option "retryErrors" must be a whole number from 0 to ${MAX_RETRY_ERRORS}, got ${String(merged.retryErrors)}`,
+    );
+  }
   if (merged.markdown === '') throw new OptionsError('gz-bench option "markdown" must be a path or false');
   // Proving the checks runs the oracle's two agents instead of any the options name.
   const agents = checkSuite === true ? ORACLE_AGENT_DEFINITIONS : resolveAgents(agentOptions, agentFilter, merged.cmd);
@@ -147,6 +160,10 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   if (allowSecrets !== undefined) options.allowSecrets = parseBoolean('GZ_BENCH_ALLOW_SECRETS', allowSecrets);
   const checkSuite = value('GZ_BENCH_CHECK_SUITE');
   if (checkSuite !== undefined) options.checkSuite = parseBoolean('GZ_BENCH_CHECK_SUITE', checkSuite);
+  const onlyFailed = value('GZ_BENCH_ONLY_FAILED');
+  if (onlyFailed !== undefined) options.onlyFailed = onlyFailed;
+  const retryErrors = value('GZ_BENCH_RETRY_ERRORS');
+  if (retryErrors !== undefined) options.retryErrors = parseNumber('GZ_BENCH_RETRY_ERRORS', retryErrors);
   const sandbox = value('GZ_BENCH_SANDBOX');
   if (sandbox !== undefined) options.sandbox = sandbox as SandboxMode;
   return options;

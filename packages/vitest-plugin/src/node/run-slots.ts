@@ -47,6 +47,16 @@ export async function runSlots(vitest: Vitest, limits: SlotLimits): Promise<Slot
   return (await started.opened).address;
 }
 
+/**
+ * Cancels the run's slots (the gz-bench CLI, on Ctrl-C): every running trial stops and every queued
+ * one does not run. Vitest's own abort of running tests does not suffice: 4.1 loses track of the
+ * concurrent tests of a file still running once an earlier one ends, and their trials would run on.
+ */
+export async function cancelRunSlots(vitest: Vitest): Promise<void> {
+  const opened = await slotsOfRun.get(vitest)?.opened.catch(() => undefined);
+  opened?.server.cancel();
+}
+
 /** Opens a slot server where this platform serves it best (see the top of this file). */
 export function openSlots(limits: SlotLimits): Promise<OpenedSlots> {
   if (process.platform === 'linux') return openAbstractSlots(limits);

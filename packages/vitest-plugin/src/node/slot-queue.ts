@@ -49,6 +49,11 @@ export class SlotQueue<T> {
     this.entries.set(holder, { keys, held: false });
   }
 
+  /** Whether `holder` holds or waits for a slot. */
+  has(holder: T): boolean {
+    return this.entries.has(holder);
+  }
+
   /** Forgets `holder`, which waited or held a slot: a held slot is free again. */
   remove(holder: T): void {
     const entry = this.entries.get(holder);

@@ -1,6 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { GRANTED_LINE, MAX_REQUEST_BYTES, parseSlotRequest, REFUSED_PREFIX } from '../shared/slot-protocol.js';
+import {
+  CANCELLED_LINE,
+  GRANTED_LINE,
+  MAX_REQUEST_BYTES,
+  parseSlotRequest,
+  REFUSED_PREFIX,
+} from '../shared/slot-protocol.js';
 import { type SlotLimits, SlotQueue } from './slot-queue.js';
 
 const LISTEN_BACKLOG = 4096;
@@ -23,6 +29,11 @@ export interface SlotServer {
   readonly waiting: number;
   /** Stops serving and drops every connection: waiting clients fail, holders lose nothing they need. */
   close(): Promise<void>;
+  /**
+   * The run was cancelled: tells every holder to stop its case and every waiter that its case does not
+   * run, and answers later requests the same way.
+   */
+  cancel(): void;
 }
 
 /**
@@ -39,7 +50,10 @@ export async function startSlotServer(
 ): Promise<SlotServer> {
   const queue = new SlotQueue<Socket>(limits);
   const sockets = new Set<Socket>();
+  let cancelled = false;
   const pump = () => {
+    // A cancelled run grants nothing more: its waiters were told their cases do not run.
+    if (cancelled) return;
     for (const socket of queue.grant()) socket.write(`${GRANTED_LINE}\n`);
   };
   const server: Server = createServer((socket) => {
@@ -68,6 +82,10 @@ export async function startSlotServer(
       }
       if (token !== undefined && !sameToken(request.token, token)) {
         refuse('wrong token');
+        return;
+      }
+      if (cancelled) {
+        socket.end(`${CANCELLED_LINE}\n`);
         return;
       }
       queue.request(socket, request.keys);
@@ -100,6 +118,11 @@ export async function startSlotServer(
     },
     get waiting() {
       return queue.waiting;
+    },
+    cancel() {
+      cancelled = true;
+      // Only to clients that asked: one still sending its request hears it as the reply.
+      for (const socket of sockets) if (queue.has(socket)) socket.write(`${CANCELLED_LINE}\n`);
     },
     close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

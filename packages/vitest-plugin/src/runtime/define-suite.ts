@@ -12,7 +12,12 @@ import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
 import { attemptController } from './attempt-controller.js';
 import { cellVerdict } from './cell-verdict.js';
 import { dieWithVitestMain } from './die-with-main.js';
+import { cutShortByCancel, runWasCancelled } from './interrupted-trial.js';
+import { leaveInterruptsToMain } from './leave-interrupts-to-main.js';
 import { oracleCellVerdict } from './oracle-verdict.js';
+import { annotateOutcome } from './outcome-annotation.js';
+import { cellTrials } from './resume-cell.js';
+import { withErrorRetries } from './retry-errors.js';
 import { runTrial, SETTLE_TIMEOUT_MS, type TrialResult } from './run-trial.js';
 
 declare module 'vitest' {
@@ -75,10 +80,13 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     }
     const { slots } = options;
     dieWithVitestMain();
+    leaveInterruptsToMain();
     const sandbox = await workerSandbox(options);
     const trials = options.trials ?? 1;
     const { controller, release } = attemptController(context.signal);
-    const finished: TrialResult[] = [];
+    // A resumed run (onlyFailed) keeps the earlier passing trials and runs the others.
+    const { run: toRun, kept } = cellTrials(options, data.file, { agentName, caseId: testCase.id }, trials);
+    const finished: TrialResult[] = [...kept];
     context.task.meta.gzBenchTrials = finished;
     // With its suite's settings: the trial's budget counts the setup and check bounds the suite gives.
     const merged = withSuiteSettings(data.suite, testCase);
@@ -86,8 +94,14 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     // Every trial of the cell at once: the run's slots decide how many of them, and of all the other
     // cells, actually run.
     const all = Promise.allSettled(
-      Array.from({ length: trials }, async (_, offset) => {
-        const result = await runTrial({ ...plan, trial: offset + 1 }, controller.signal);
+      toRun.map(async (trial) => {
+        const ran = await withErrorRetries(
+          () => runTrial({ ...plan, trial }, controller.signal),
+          options.retryErrors ?? 0,
+          controller.signal,
+        );
+        // Ended after the run was cancelled: cut short, unless it passed first.
+        const result = controller.signal.aborted ? cutShortByCancel(ran) : ran;
         finished.push(result);
         finished.sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0));
         return result;
@@ -103,18 +117,24 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     }, SETTLE_TIMEOUT_MS);
     const settled = await all;
     const faults = settled.flatMap((outcome, offset) => (outcome.status === 'rejected' ? [{ offset, outcome }] : []));
+    const cancelled = runWasCancelled(controller.signal, finished, faults);
     // A trial the harness could not run is a row of its own, its fault said; one that never started
     // because the run was cancelled has none: the report lists it as not run.
-    if (!controller.signal.aborted) {
+    if (!cancelled) {
       for (const { offset, outcome } of faults) {
-        finished.push(harnessFault(testCase, outcome.reason, { agentName, trial: offset + 1, trials }));
+        finished.push(
+          harnessFault(testCase, outcome.reason, { agentName, trial: toRun[offset] ?? offset + 1, trials }),
+        );
       }
       finished.sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0));
     }
+    // Nothing ran before the cancel: a skipped test, whose trials the report lists as not run.
+    if (cancelled && finished.length === 0) return context.skip('the run was cancelled first');
     if (finished.length === 0 && faults[0] !== undefined) throw faults[0].outcome.reason;
     const plain = cellVerdict(finished, trials, options.passRule ?? 'majority');
     const verdict =
       options.solutionAgent === undefined ? plain : oracleCellVerdict(agentName, testCase, finished[0], plain);
+    await annotateOutcome(context, finished, trials);
     if (!verdict.passed) throw caseFailure(verdict.message, data, index);
   };
 

@@ -6,6 +6,7 @@ import {
   type CaseResult,
   caseBudgetMs,
   caseLogLocation,
+  type ReportResult,
   type ResolvedSandbox,
   runCase,
   type Suite,
@@ -14,13 +15,15 @@ import {
 import type { SlotAddress, WorkerOptions } from '../shared/options.js';
 import { agentPoolKey } from '../shared/slot-protocol.js';
 import { CaseBudgetError, runWithinBudget } from './case-budget.js';
-import { acquireSlot } from './slot-client.js';
+import { cutShortByCancel } from './interrupted-trial.js';
+import { acquireSlot, RunCancelledError } from './slot-client.js';
 
 // How long a cancelled case may take to end its processes and remove its workspace before Vitest moves on.
 export const SETTLE_TIMEOUT_MS = 30_000;
 
 /** One run of one case by one agent, as a report row needs it. */
-export type TrialResult = CaseResult & { agentName?: string; trial?: number };
+export type TrialResult = CaseResult &
+  Pick<ReportResult, 'agentName' | 'trial' | 'notRun' | 'attempts' | 'retriedErrors'>;
 
 /** What a trial runs, and where. */
 export interface TrialPlan {
@@ -57,9 +60,14 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
   try {
     // The slot comes first: a trial waiting for one has no area and no process yet, and a run
     // cancelled meanwhile leaves it not run.
+    let cancelled = false;
     const slot = await acquireSlot(plan.slots.path, {
       token: plan.slots.token,
       signal: controller.signal,
+      onCancel: () => {
+        cancelled = true;
+        controller.abort(new RunCancelledError());
+      },
       ...(plan.agent?.concurrency !== undefined && { keys: [agentPoolKey(plan.agent.name)] }),
     });
     try {
@@ -93,7 +101,8 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           }),
         }),
       );
-      return withServedModel({ ...(exceeded ? overBudget(value, budgetMs) : value), ...label }, plan.agent);
+      const result = withServedModel({ ...(exceeded ? overBudget(value, budgetMs) : value), ...label }, plan.agent);
+      return cancelled ? cutShortByCancel(result) : result;
     } finally {
       // Only now: runCase resolves once the case's processes are dead and its area is gone.
       slot.release();

@@ -1,5 +1,11 @@
 import { connect } from 'node:net';
-import { encodeSlotRequest, GRANTED_LINE, REFUSED_PREFIX, type SlotRequest } from '../shared/slot-protocol.js';
+import {
+  CANCELLED_LINE,
+  encodeSlotRequest,
+  GRANTED_LINE,
+  REFUSED_PREFIX,
+  type SlotRequest,
+} from '../shared/slot-protocol.js';
 
 /** A slot of the run, held until released. */
 export interface Slot {
@@ -12,10 +18,20 @@ export class SlotError extends Error {
   override name = 'SlotError';
 }
 
+/** The run was cancelled (Ctrl-C) while the case waited for its slot: the case does not run. */
+export class RunCancelledError extends Error {
+  override name = 'RunCancelledError';
+  constructor() {
+    super('the run was cancelled first');
+  }
+}
+
 /** What `acquireSlot` needs besides the server's path. */
 export interface AcquireOptions extends SlotRequest {
   /** Gives up waiting when aborted: rejects with the signal's reason, and nothing is held. */
   signal?: AbortSignal;
+  /** Called once if the run is cancelled while the slot is held: the case should stop. */
+  onCancel?: () => void;
 }
 
 /**
@@ -83,11 +99,20 @@ function requestSlot(path: string, options: AcquireOptions): Promise<Slot> {
     socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(encodeSlotRequest(options)));
     socket.on('data', (chunk: string) => {
-      if (settled) return;
       replied += chunk;
+      if (settled) {
+        // After the grant, the server says one thing only: the run was cancelled.
+        if (replied.split('\n').includes(CANCELLED_LINE)) {
+          replied = '';
+          options.onCancel?.();
+        }
+        return;
+      }
       const end = replied.indexOf('\n');
       if (end === -1) return;
       const line = replied.slice(0, end);
+      replied = replied.slice(end + 1);
+      if (line === CANCELLED_LINE) return fail(new RunCancelledError());
       if (line !== GRANTED_LINE) {
         const reason = line.startsWith(REFUSED_PREFIX) ? line.slice(REFUSED_PREFIX.length) : `it answered "${line}"`;
         return fail(new SlotError(`gz-bench: the run's slot server refused a slot: ${reason}`));
@@ -95,6 +120,7 @@ function requestSlot(path: string, options: AcquireOptions): Promise<Slot> {
       settled = true;
       signal?.removeEventListener('abort', onAbort);
       resolve({ release });
+      if (replied.split('\n').includes(CANCELLED_LINE)) queueMicrotask(() => options.onCancel?.());
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       const unreachable = new SlotError(

@@ -1,4 +1,4 @@
-import type { AgentDefinition, CellRule, SandboxMode } from '@gz-bench/core';
+import type { AgentDefinition, CellRule, ReportResult, SandboxMode } from '@gz-bench/core';
 
 /**
  * An agent of the run: a command template (as `cmd`), or a definition — a preset's
@@ -91,6 +91,18 @@ export interface GzBenchOptions {
    * @default false
    */
   checkSuite?: boolean;
+  /**
+   * Path of an earlier gz-bench report, relative to the Vitest root: run again only the trials it
+   * gives no passing result (failed, errored, not run, or absent), keep its passing rows, and write
+   * one complete report of both. Overridden by `GZ_BENCH_ONLY_FAILED`.
+   */
+  onlyFailed?: string;
+  /**
+   * Times to run a trial again when it ended in an agent or harness error (a rate limit, a crash),
+   * never after an honest failure; the row records its attempts. Overridden by `GZ_BENCH_RETRY_ERRORS`.
+   * @default 0
+   */
+  retryErrors?: number;
 }
 
 /** Plugin options with every default applied and every override resolved. */
@@ -116,6 +128,9 @@ export interface ResolvedGzBenchOptions {
   sandbox: SandboxMode;
   /** The agent that plays each case's `solution` instead of its command (gz-bench check-suite). */
   solutionAgent: string | undefined;
+  /** The earlier report whose passing trials a resumed run keeps (absolute, or relative to the Vitest root). */
+  onlyFailed: string | undefined;
+  retryErrors: number;
 }
 
 /** What the workers need of the options; it crosses to them through Vitest's `provide`. */
@@ -134,7 +149,13 @@ export type WorkerOptions = Pick<
   | 'allowSecrets'
   | 'sandbox'
   | 'solutionAgent'
+  | 'retryErrors'
 > & {
+  /**
+   * The earlier report's rows by absolute suite file and cell key (`resumeCellKey`), when the run
+   * resumes one (`onlyFailed`): each cell runs only the trials they do not give a passing result.
+   */
+  resume?: Record<string, Record<string, ReportResult[]>>;
   /** Where the logs go: the absolute logs directory and the Vitest root the report names paths from; or none. */
   logs: { dir: string; root: string } | false;
   /** The run's slot server (node/run-slots.ts); every case takes a slot there before it runs. */

@@ -4,6 +4,8 @@
 //   server → client   "granted\n" once the slot is the client's, or "refused <reason>\n" and close
 //   client            holds the slot for as long as the connection stays open; closing it (or dying,
 //                     which closes it) releases the slot
+//   server → client   "cancelled\n", to a holder or a waiter, once the run is cancelled (Ctrl-C):
+//                     a holder stops its case, a waiter's case does not run
 //
 // Keeping the slot in the connection rather than in a message is what makes a killed worker give
 // its slots back: the kernel closes its sockets, and the server sees them close. The token, which the
@@ -23,6 +25,8 @@ export interface SlotRequest {
 
 /** The server's line for a granted slot. */
 export const GRANTED_LINE = 'granted';
+/** The server's line to every client once the run is cancelled. */
+export const CANCELLED_LINE = 'cancelled';
 /** The start of the server's line for a request it will not serve. */
 export const REFUSED_PREFIX = 'refused ';
 /** The longest request line a server reads; anything longer is not a request. */
