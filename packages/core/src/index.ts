@@ -1,3 +1,4 @@
+export * from './baseline/index.js';
 export * from './agents/index.js';
 export * from './case/index.js';
 export * from './checks/index.js';

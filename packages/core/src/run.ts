@@ -30,3 +30,5 @@ export { type CellRule, cellPasses, describeCellRule } from './stats/cell-rule.j
 export type { CaseLocation } from './suite/locate.js';
 export type { Case, Suite } from './suite/schema.js';
 export { withSuiteSettings } from './suite/suite-settings.js';
+export type { BaselineEntry } from './baseline/baseline-file.js';
+export { type BaselineJudgement, type CellJudgement, judgeCell } from './baseline/judge-cell.js';

@@ -1,3 +1,5 @@
+import type { BaselineSummary } from '../baseline/baseline-summary.js';
+import type { BaselineJudgement } from '../baseline/judge-cell.js';
 import type { CheckResult } from '../checks/types.js';
 import type { CaseMeta } from '../suite/labels.js';
 import type { Scoreboard } from './scoreboard-model.js';
@@ -113,6 +115,8 @@ export interface ReportResult extends CaseResult {
   tags?: string[];
   /** The case's metadata over its suite's; absent when neither has any. */
   meta?: CaseMeta;
+  /** How the cell compares with the suite's baseline file; absent when the suite has none. */
+  baseline?: BaselineJudgement;
 }
 
 /** Counts over every result. */
@@ -141,6 +145,8 @@ export interface Report {
    * (see scoreboard-model.ts).
    */
   scoreboard?: Scoreboard;
+  /** What the suites' baseline files said of this run; absent when no suite has one. */
+  baseline?: BaselineSummary;
 }
 
 /** A suite file that could not run, or not to the end. */

@@ -1,5 +1,5 @@
-import { type CaseLocation, caseTags, type Suite } from '@gz-bench/core';
-import type { SuiteModuleData } from '../runtime/define-suite.js';
+import { type Baseline, type CaseLocation, caseTags, type Suite } from '@gz-bench/core';
+import type { ModuleBaseline, SuiteModuleData } from '../runtime/define-suite.js';
 import { type LineMapping, lineSourceMap, type SourceMap } from './source-map.js';
 
 /** What the load hook needs to turn a suite into a test module. */
@@ -12,6 +12,8 @@ export interface GenerateModuleInput {
   locations: CaseLocation[];
   /** Import specifier of the worker runtime. */
   runtimeId: string;
+  /** The suite's baseline file, when it has one. */
+  baseline?: Baseline | undefined;
   /** Names of the run's agents, each a describe block of every case; none for the run's one `cmd`. */
   agents?: readonly string[];
 }
@@ -23,7 +25,12 @@ export interface GenerateModuleInput {
  * strings only ever enter the code through JSON.stringify.
  */
 export function generateSuiteModule(input: GenerateModuleInput): { code: string; map: SourceMap } {
-  const data: SuiteModuleData = { suite: input.suite, file: input.file, locations: input.locations };
+  const data: SuiteModuleData = {
+    suite: input.suite,
+    file: input.file,
+    locations: input.locations,
+    ...(input.baseline !== undefined && { baseline: moduleBaseline(input.baseline) }),
+  };
   const lines = [
     `import { describe, test, defineSuite } from ${JSON.stringify(input.runtimeId)};`,
     `const suite = defineSuite(${JSON.stringify(data)});`,
@@ -53,6 +60,18 @@ export function generateSuiteModule(input: GenerateModuleInput): { code: string;
   }
   lines.push('});', '');
   return { code: lines.join('\n'), map: lineSourceMap(input.file, input.source, mappings) };
+}
+
+/**
+ * The baseline as a list: in the generated code's object literals a case id `__proto__` would set a
+ * prototype instead of a key, while in a list every id stays the plain string it is.
+ */
+function moduleBaseline(baseline: Baseline): ModuleBaseline {
+  const cells: ModuleBaseline['cells'] = Object.entries(baseline.cases).map(([caseId, entry]) => ({ caseId, entry }));
+  for (const [agentName, cases] of Object.entries(baseline.agents)) {
+    for (const [caseId, entry] of Object.entries(cases)) cells.push({ agentName, caseId, entry });
+  }
+  return { passRule: baseline.passRule, cells };
 }
 
 /** Generates a module that fails its file with the suite's validation message, and nothing else. */

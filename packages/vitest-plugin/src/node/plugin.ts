@@ -1,13 +1,24 @@
 /// <reference types="vitest/config" />
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertUsableTempDir, loadSuite, locateCases, resolveSandbox, SuiteError, TempDirError } from '@gz-bench/core';
+import {
+  assertUsableTempDir,
+  BaselineError,
+  isBaselinePath,
+  loadSuite,
+  locateCases,
+  resolveSandbox,
+  SuiteError,
+  TempDirError,
+} from '@gz-bench/core';
 import picomatch from 'picomatch';
 import type { Plugin } from 'vitest/config';
 import type { Vitest } from 'vitest/node';
 import { type GzBenchOptions, PROVIDE_KEY, type ResolvedGzBenchOptions } from '../shared/options.js';
 import { agentPoolKey } from '../shared/slot-protocol.js';
 import { addAllowEnvWarnerOnce } from './allow-env-warnings.js';
+import { readSuiteBaseline } from './baseline-source.js';
+import { isBaselineUpdate } from './baseline-update.js';
 import { EnvironmentError } from './environment-error.js';
 import { generateInvalidSuiteModule, generateSuiteModule } from './generate-module.js';
 import { ownPackageFiles } from './own-packages.js';
@@ -54,7 +65,10 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
     const file = cleanId(id);
     if (!isAbsolute(file)) return false;
     const path = relative(root, file);
-    return path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path) && matches(path);
+    // A baseline file beside its suite is never one, however wide the include.
+    return (
+      path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path) && matches(path) && !isBaselinePath(file)
+    );
   };
 
   return {
@@ -79,9 +93,13 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       const file = cleanId(id);
       this.addWatchFile(file);
       try {
-        const { suite, source } = await loadSuite(file, { displayPath: relative(root, file) });
+        const displayPath = relative(root, file);
+        const { suite, source } = await loadSuite(file, { displayPath });
+        // Read in the main process, where it lives beside the suite; each cell's test is judged by it.
+        const baseline = await readSuiteBaseline(file, displayPath);
         const { code, map } = generateSuiteModule({
           suite,
+          baseline,
           file,
           source,
           locations: locateCases(source),
@@ -90,7 +108,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         });
         return { code, map, moduleType: 'js' };
       } catch (error) {
-        if (!(error instanceof SuiteError)) throw error;
+        if (!(error instanceof SuiteError) && !(error instanceof BaselineError)) throw error;
         return { code: generateInvalidSuiteModule(error.message), moduleType: 'js' };
       }
     },
@@ -121,6 +139,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         allowSecrets: options.allowSecrets,
         sandbox: options.sandbox,
         solutionAgent: options.solutionAgent,
+        baselineUpdate: isBaselineUpdate(vitest),
         // Beside the report, against the same root; absolute, so every worker writes to the same place.
         logs:
           options.logs === false ? false : { dir: resolve(vitest.config.root, options.logs), root: vitest.config.root },
