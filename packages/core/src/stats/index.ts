@@ -1,3 +1,4 @@
+export { type CellChange, cellChange } from './cell-change.js';
 export { type CellRule, CellRuleError, cellPasses, describeCellRule, parseCellRule } from './cell-rule.js';
 export { type PassRateInterval, passRateInterval } from './clustered-interval.js';
 export type { CaseTally } from './counts.js';
