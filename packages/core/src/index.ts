@@ -1,5 +1,5 @@
-export * from './baseline/index.js';
 export * from './agents/index.js';
+export * from './baseline/index.js';
 export * from './case/index.js';
 export * from './checks/index.js';
 export * from './env/index.js';

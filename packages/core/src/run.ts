@@ -4,6 +4,8 @@
 // its first case can.
 
 export type { AgentDefinition } from './agents/definition.js';
+export type { BaselineEntry } from './baseline/baseline-file.js';
+export { type BaselineJudgement, type CellJudgement, judgeCell } from './baseline/judge-cell.js';
 export { type AgentSettings, agentSettingsProblem } from './case/agent-settings.js';
 export { caseBudgetMs, caseTimeoutSec, type RunCaseOptions, runCase } from './case/run-case.js';
 export { NO_OP_COMMAND } from './integrity/oracle.js';
@@ -30,5 +32,3 @@ export { type CellRule, cellPasses, describeCellRule } from './stats/cell-rule.j
 export type { CaseLocation } from './suite/locate.js';
 export type { Case, Suite } from './suite/schema.js';
 export { withSuiteSettings } from './suite/suite-settings.js';
-export type { BaselineEntry } from './baseline/baseline-file.js';
-export { type BaselineJudgement, type CellJudgement, judgeCell } from './baseline/judge-cell.js';

@@ -52,7 +52,11 @@ export function emptyBaseline(passRule: CellRule): Baseline {
 }
 
 /** The entry of a cell, if the baseline has one. */
-export function baselineEntry(baseline: Baseline, agentName: string | undefined, caseId: string): BaselineEntry | undefined {
+export function baselineEntry(
+  baseline: Baseline,
+  agentName: string | undefined,
+  caseId: string,
+): BaselineEntry | undefined {
   const cases = agentName === undefined ? baseline.cases : baseline.agents[agentName];
   return cases !== undefined && Object.hasOwn(cases, caseId) ? cases[caseId] : undefined;
 }

@@ -10,7 +10,12 @@ export {
   renderBaseline,
   suitePathOf,
 } from './baseline-file.js';
-export { type BaselineChange, type BaselineSummary, renderBaselineSummary, summarizeBaseline } from './baseline-summary.js';
+export {
+  type BaselineChange,
+  type BaselineSummary,
+  renderBaselineSummary,
+  summarizeBaseline,
+} from './baseline-summary.js';
 export { type BaselineJudgement, type BaselineVerdict, type CellJudgement, formatP, judgeCell } from './judge-cell.js';
 export { BaselineError, parseBaseline } from './parse-baseline.js';
 export { type CellTally, type ObsoleteEntry, obsoleteEntries, updateBaseline } from './update-baseline.js';

@@ -1,5 +1,5 @@
-import { type CellRule, cellPasses } from '../stats/cell-rule.js';
 import { cellChange } from '../stats/cell-change.js';
+import { type CellRule, cellPasses } from '../stats/cell-rule.js';
 import type { CaseTally } from '../stats/counts.js';
 import type { BaselineEntry } from './baseline-file.js';
 

@@ -47,7 +47,10 @@ export function parseBaseline(text: string, file: string): Baseline {
   try {
     passRule = parseCellRule(data.passRule as string | number);
   } catch {
-    return fail('passRule', `must be majority, all, any or a fraction in (0, 1], got ${JSON.stringify(data.passRule) ?? 'nothing'}`);
+    return fail(
+      'passRule',
+      `must be majority, all, any or a fraction in (0, 1], got ${JSON.stringify(data.passRule) ?? 'nothing'}`,
+    );
   }
   const cases = data.cases === undefined ? {} : readCases(data.cases, 'cases', fail);
   const agents: Record<string, BaselineCases> = {};
@@ -75,14 +78,18 @@ function readEntry(value: unknown, where: string, fail: (where: string, problem:
     if (key !== 'passes' && key !== 'trials' && key !== 'outcome') fail(`${where}.${key}`, 'unknown key');
   }
   const { passes, trials, outcome } = value;
-  if (!isCount(trials) || trials < 1) fail(`${where}.trials`, `must be a whole number of at least 1, got ${JSON.stringify(trials) ?? 'nothing'}`);
+  if (!isCount(trials) || trials < 1)
+    fail(`${where}.trials`, `must be a whole number of at least 1, got ${JSON.stringify(trials) ?? 'nothing'}`);
   if (!isCount(passes)) fail(`${where}.passes`, `must be a whole number, got ${JSON.stringify(passes) ?? 'nothing'}`);
   const entry: BaselineEntry = { passes: passes as number, trials: trials as number };
   if (entry.passes > entry.trials) fail(`${where}.passes`, `${entry.passes} passes of ${entry.trials} trials`);
   if (outcome !== undefined) {
     if (!OUTCOMES.includes(outcome as Outcome)) fail(`${where}.outcome`, `unknown outcome ${JSON.stringify(outcome)}`);
     if ((outcome === 'passed') !== (entry.passes === 1) || entry.trials !== 1) {
-      fail(`${where}.outcome`, `"${String(outcome)}" does not go with ${entry.passes} passes of ${entry.trials} trials`);
+      fail(
+        `${where}.outcome`,
+        `"${String(outcome)}" does not go with ${entry.passes} passes of ${entry.trials} trials`,
+      );
     }
     entry.outcome = outcome as Outcome;
   }

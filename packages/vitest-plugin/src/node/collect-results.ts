@@ -102,9 +102,10 @@ function rowsOf(testCase: TestCase, file: string, options: CollectOptions): Repo
     // The cell's judgement against its baseline goes on each of its trials' rows.
     const judged = testCase.meta().gzBenchBaseline;
     const baseline = judged === undefined ? {} : { baseline: judged };
-    return [...finished.map((result) => ({ ...result, suite, file, ...labels, ...baseline })), ...missing().map(notRun)].sort(
-      (a, b) => (a.trial ?? 1) - (b.trial ?? 1),
-    );
+    return [
+      ...finished.map((result) => ({ ...result, suite, file, ...labels, ...baseline })),
+      ...missing().map(notRun),
+    ].sort((a, b) => (a.trial ?? 1) - (b.trial ?? 1));
   }
   // Deselected on purpose (`-t`, `file:line`): Vitest set the test's mode to skip before the run.
   if (outcome.state === 'skipped' && testCase.options.mode !== 'run') return undefined;

@@ -66,9 +66,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
     if (!isAbsolute(file)) return false;
     const path = relative(root, file);
     // A baseline file beside its suite is never one, however wide the include.
-    return (
-      path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path) && matches(path) && !isBaselinePath(file)
-    );
+    return path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path) && matches(path) && !isBaselinePath(file);
   };
 
   return {
