@@ -34,6 +34,9 @@ import { countSuiteFiles, sizeWorkersFor } from './worker-sizing.js';
 /** Where suites are not looked for when the config names no `exclude` (as Vitest's own default). */
 const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
 
+/** Baseline files, beside their suites (see core's baseline/baseline-file.ts). */
+const BASELINE_GLOB = '**/*.baseline.json';
+
 const RUNTIME_ID = fileURLToPath(new URL('../runtime/index.js', import.meta.url));
 
 /**
@@ -115,6 +118,8 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       for (const glob of options.include) {
         if (!project.config.include.includes(glob)) project.config.include.push(glob);
       }
+      // A wide include (`bench/**/*.json`) matches the baseline files beside the suites: they are no test files.
+      if (!project.config.exclude.includes(BASELINE_GLOB)) project.config.exclude.push(BASELINE_GLOB);
       // For suites the config hook did not see (a project of its own root, a config built without it).
       const names = await findSuiteTags(project.config.root, options.include, project.config.exclude);
       project.config.tags.push(...missingTags(names, project.config.tags));
