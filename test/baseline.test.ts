@@ -310,6 +310,14 @@ describe('baselines through vitest', () => {
     expect(String(regressed.stdout)).toContain('regression bench/tasks.bench.json: "drops" 1/1 → 0/1');
     const xml = await readFile(junit, 'utf8');
     expect(xml).toContain('regressed against the baseline: 1/1 → 0/1');
+    // A baseline edited into nonsense fails its suite's file with one line, and judges nothing.
+    await p.write('bench/tasks.bench.baseline.json', { gzBenchBaseline: 1, passRule: 'majority', cases: { keeps: 1 } });
+    const corrupt = await vitest([]);
+    expect(corrupt.exitCode, output(corrupt)).toBe(1);
+    expect(String(corrupt.stdout) + String(corrupt.stderr)).toContain(
+      'bench/tasks.bench.baseline.json: invalid baseline at cases["keeps"]: must be an object { passes, trials }; fix it',
+    );
+    expect(String(corrupt.stderr)).not.toMatch(/\n\s+at /);
     // A known failure passes, with the note on the test that says so.
     expect(xml).toMatch(
       /<testcase[^>]*name="tasks &gt; never"[^>]*>\s*<properties>\s*<property name="notice" value="known failure: 0\/1 → 0\/1">/,

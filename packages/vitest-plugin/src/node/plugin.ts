@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import {
   assertUsableTempDir,
   BaselineError,
+  baselinePathFor,
   isBaselinePath,
   loadSuite,
   locateCases,
@@ -97,6 +98,8 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         const displayPath = relative(root, file);
         const { suite, source } = await loadSuite(file, { displayPath });
         // Read in the main process, where it lives beside the suite; each cell's test is judged by it.
+        // Watched, so that watch mode never judges by a baseline an update or an edit has replaced.
+        this.addWatchFile(baselinePathFor(file));
         const baseline = await readSuiteBaseline(file, displayPath);
         const { code, map } = generateSuiteModule({
           suite,
