@@ -47,8 +47,10 @@ describe('summarizeBaseline', () => {
     const rows = [row('better', true, { verdict: 'improvement', passes: 0, trials: 1 })];
     const updated = summarizeBaseline(rows, [], ['bench/s.bench.baseline.json']);
     expect(updated?.stale).toBe(false);
-    expect(renderBaselineSummary(updated as NonNullable<typeof updated>).at(-1)).toBe(
+    expect(renderBaselineSummary(updated as NonNullable<typeof updated>)).toEqual([
+      'baseline: 1 improvement (accepted by -u)',
+      'improvement bench/s.bench.json: "better" 0/1 → 1/1',
       'baseline written: bench/s.bench.baseline.json',
-    );
+    ]);
   });
 });

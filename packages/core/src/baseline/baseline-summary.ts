@@ -88,7 +88,9 @@ export function renderBaselineSummary(summary: BaselineSummary): string[] {
     summary.same > 0 ? `${summary.same} as before` : '',
     summary.new > 0 ? `${summary.new} new (not in the baseline)` : '',
   ].filter((part) => part !== '');
-  const stale = summary.stale ? ' (baseline stale: run with -u)' : '';
+  // An update took this run's results as they are: what moved is accepted, not pending.
+  const moved = summary.regressions + summary.improvements + summary.knownFailures > 0;
+  const stale = summary.stale ? ' (baseline stale: run with -u)' : summary.written && moved ? ' (accepted by -u)' : '';
   const lines = [`baseline: ${parts.length > 0 ? parts.join(', ') : 'nothing judged'}${stale}`];
   for (const change of summary.changes) {
     const cell = change.agentName === undefined ? change.caseId : `${change.agentName} > ${change.caseId}`;
