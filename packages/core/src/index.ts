@@ -2,6 +2,7 @@ export * from './agents/index.js';
 export * from './baseline/index.js';
 export * from './case/index.js';
 export * from './checks/index.js';
+export * from './compare/index.js';
 export * from './env/index.js';
 export * from './integrity/index.js';
 export * from './logs/index.js';

@@ -18,4 +18,4 @@ export {
 } from './baseline-summary.js';
 export { type BaselineJudgement, type BaselineVerdict, type CellJudgement, formatP, judgeCell } from './judge-cell.js';
 export { BaselineError, parseBaseline } from './parse-baseline.js';
-export { type CellTally, type ObsoleteEntry, obsoleteEntries, updateBaseline } from './update-baseline.js';
+export { type ObsoleteEntry, obsoleteEntries, type RanCell, updateBaseline } from './update-baseline.js';

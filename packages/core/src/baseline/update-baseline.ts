@@ -3,7 +3,7 @@ import type { CellRule } from '../stats/cell-rule.js';
 import { type Baseline, type BaselineCases, type BaselineEntry, emptyBaseline, setOwn } from './baseline-file.js';
 
 /** One cell's result of this run, as the baseline records it. */
-export interface CellTally {
+export interface RanCell {
   /** Absent for the run's one `cmd`. */
   agentName?: string | undefined;
   caseId: string;
@@ -37,7 +37,7 @@ export function obsoleteEntries(baseline: Baseline, caseIds: ReadonlySet<string>
  */
 export function updateBaseline(
   existing: Baseline | undefined,
-  ran: readonly CellTally[],
+  ran: readonly RanCell[],
   caseIds: ReadonlySet<string>,
   passRule: CellRule,
 ): Baseline {

@@ -10,6 +10,7 @@ import { validateCommand } from './validate-command.js';
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   // Loaded on demand: it imports Vitest, which `--version` and `validate` do not need.
   run: async (args) => (await import('./run-command.js')).runCommand(args),
+  compare: async (args) => (await import('./compare-command.js')).compareCommand(args),
   'check-suite': async (args) => (await import('./check-suite-command.js')).checkSuiteCommand(args),
   validate: validateCommand,
   init: initCommand,

@@ -10,6 +10,7 @@ Usage:
                [--max-cost-usd X] [--max-tokens N] [-u, --update]
   gz-bench check-suite <suite.json>... [--timeout n] [--concurrency n]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
+  gz-bench compare <base.json> <head.json> [--json] [--markdown FILE]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
   gz-bench doctor [--agent PRESET|NAME=PRESET[:MODEL]|NAME=TEMPLATE]...
@@ -55,6 +56,13 @@ check-suite  Prove the checks of every case: run with a no-op agent they must fa
           run with the case's own solution as the agent they must pass. Prints
           each case that does not discriminate (passes with a no-op agent,
           fails with its own solution, no solution); exit 1 if any does not.
+compare   Compare two JSON reports cell by cell (suite file, case, agent): flips,
+          new and removed cells, errors, duration, token and cost deltas, and per
+          agent a verdict: regression, improvement or within noise (a cell of
+          several trials regresses only on a significant drop). Exit 1 on a regression.
+  --json      print the comparison as JSON instead of the table
+  --markdown  write it as a pull-request comment to FILE (also appended to
+              $GITHUB_STEP_SUMMARY when set)
 validate  Check a suite's structure. Exit 0 if valid.
 init      Write example-suite.json (default: the current directory), whose cases
           pass with --cmd "echo done".
@@ -63,6 +71,7 @@ doctor    For every preset (claude-code, codex, gemini, qwen, opencode), or the 
           will run, which of its variables are set (names only) and what is missing.
           Exit 0 when every agent is ready.
 
-Exit codes: 0 all cases passed (or validate/init succeeded),
-            1 at least one case failed, 2 usage or validation error.
+Exit codes: 0 all cases passed (or validate/init succeeded, or compare found
+            no regression), 1 at least one case failed (compare: a regression),
+            2 usage or validation error (compare: a report it cannot read).
 `;

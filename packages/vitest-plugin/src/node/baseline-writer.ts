@@ -5,9 +5,9 @@ import {
   type BaselineSummary,
   baselinePathFor,
   type CellRule,
-  type CellTally,
   obsoleteEntries,
   parseBaseline,
+  type RanCell,
   type ReportResult,
   renderBaseline,
   updateBaseline,
@@ -67,7 +67,7 @@ export async function settleBaselines(
 }
 
 /** A cell's result as the baseline keeps it; undefined when some trial of it did not run. */
-function tallyOf(rows: readonly ReportResult[] | undefined): Omit<CellTally, 'agentName' | 'caseId'> | undefined {
+function tallyOf(rows: readonly ReportResult[] | undefined): Omit<RanCell, 'agentName' | 'caseId'> | undefined {
   if (rows === undefined || rows.length === 0 || rows.some((row) => row.notRun === true)) return undefined;
   const passes = rows.filter((row) => row.passed).length;
   return { passes, trials: rows.length, ...(rows.length === 1 && { outcome: rows[0]?.outcome }) };

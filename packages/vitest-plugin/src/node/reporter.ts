@@ -1,4 +1,4 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   buildReport,
@@ -30,6 +30,7 @@ import { caseLabels, cellKey, collectModuleResults, type ModuleResults } from '.
 import { notRunReason, type RunEnd } from './not-run-reason.js';
 import { packageVersion } from './package-version.js';
 import { type PlannedSuite, planSuite, selectedCases } from './planned-suites.js';
+import { appendStepSummary } from './step-summary.js';
 
 /** Options of the gz-bench reporter. */
 export interface GzBenchReporterOptions {
@@ -202,13 +203,7 @@ export class GzBenchReporter implements Reporter {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, markdown);
     }
-    const summary = process.env.GITHUB_STEP_SUMMARY;
-    if (summary)
-      await appendFile(summary, `${markdown}\n`).catch((error: NodeJS.ErrnoException) => {
-        vitest.logger.warn(
-          `gz-bench: could not append the scoreboard to GITHUB_STEP_SUMMARY (${error.code ?? error.message})`,
-        );
-      });
+    await appendStepSummary(markdown, 'the scoreboard', (message) => vitest.logger.warn(message));
   }
 
   private get cells(): { agents: readonly string[]; trials: number } {
