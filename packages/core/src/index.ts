@@ -1,4 +1,5 @@
 export * from './agents/index.js';
+export * from './baseline/index.js';
 export * from './case/index.js';
 export * from './checks/index.js';
 export * from './compare/index.js';

@@ -4,6 +4,8 @@
 // its first case can.
 
 export type { AgentDefinition } from './agents/definition.js';
+export type { BaselineEntry } from './baseline/baseline-file.js';
+export { type BaselineJudgement, type CellJudgement, judgeCell } from './baseline/judge-cell.js';
 export { type AgentSettings, agentSettingsProblem } from './case/agent-settings.js';
 export { caseBudgetMs, caseTimeoutSec, type RunCaseOptions, runCase } from './case/run-case.js';
 export { NO_OP_COMMAND } from './integrity/oracle.js';

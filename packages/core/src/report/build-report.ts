@@ -21,6 +21,7 @@ const RESULT_KEY_ORDER = {
   trial: true,
   tags: true,
   meta: true,
+  baseline: true,
   notRun: true,
   attempts: true,
   retriedErrors: true,

@@ -1,3 +1,5 @@
+import type { BaselineSummary } from '../baseline/baseline-summary.js';
+import type { BaselineJudgement } from '../baseline/judge-cell.js';
 import type { CheckResult } from '../checks/types.js';
 import type { CaseMeta } from '../suite/labels.js';
 import type { Scoreboard } from './scoreboard-model.js';
@@ -120,6 +122,8 @@ export interface ReportResult extends CaseResult {
   attempts?: number;
   /** How each earlier attempt ended (`agentError` or `harnessError`) and its error, oldest first. */
   retriedErrors?: RetriedError[];
+  /** How the cell compares with the suite's baseline file; absent when the suite has none. */
+  baseline?: BaselineJudgement;
 }
 
 /** An attempt of a trial that ended in an error and was run again (`retryErrors`). */
@@ -154,6 +158,8 @@ export interface Report {
    * (see scoreboard-model.ts).
    */
   scoreboard?: Scoreboard;
+  /** What the suites' baseline files said of this run; absent when no suite has one. */
+  baseline?: BaselineSummary;
 }
 
 /** A suite file that could not run, or not to the end. */

@@ -1,3 +1,4 @@
+import { renderBaselineSummary } from '../baseline/baseline-summary.js';
 import type { Report } from './model.js';
 import {
   COLUMN_HEADERS,
@@ -56,6 +57,7 @@ export function renderTable(report: Report, options: TableOptions = {}): string 
     ...rows.map((row) => formatLine(row, widths, styleCell)),
     '',
     summaryLine(report.summary, rowUnit(report)),
+    ...(report.baseline === undefined ? [] : renderBaselineSummary(report.baseline)),
   ];
   const label = caseLabeler(report.results);
   for (const result of report.results) {

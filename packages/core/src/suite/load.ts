@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { invalidJsonError, readSuiteError, type SuiteError, type SuiteOrigin } from './errors.js';
+import { isBaselinePath, suitePathOf } from '../baseline/baseline-file.js';
+import { invalidJsonError, readSuiteError, SuiteError, type SuiteOrigin } from './errors.js';
 import { checkFixtures } from './fixtures.js';
 import { findJsonSyntaxError } from './json-syntax.js';
 import { createLineIndex, stripBom } from './position.js';
@@ -31,6 +32,7 @@ export interface LoadedSuite {
  */
 export async function loadSuite(file: string, options: LoadSuiteOptions = {}): Promise<LoadedSuite> {
   const origin = originOf(file, options);
+  if (isBaselinePath(origin.absoluteFile)) throw notASuite(origin);
   let text: string;
   try {
     text = await readFile(origin.absoluteFile, 'utf8');
@@ -88,4 +90,14 @@ function jsonError(source: string, cause: unknown, origin: SuiteOrigin): SuiteEr
     .replace(/, ".*" is not valid JSON$/s, '')
     .replace(/ \(line \d+ column \d+\)$/, '');
   return invalidJsonError(position === undefined ? undefined : oneBased(Number(position)), reason, origin, cause);
+}
+
+/** A baseline file given where a suite belongs (a `bench/*.json` glob, a slip of the tab key). */
+function notASuite(origin: Required<SuiteOrigin>): SuiteError {
+  return new SuiteError({
+    code: 'GZ_BENCH_NOT_A_SUITE',
+    file: origin.file,
+    absoluteFile: origin.absoluteFile,
+    detail: `this is a baseline file, not a suite: name its suite ${suitePathOf(origin.file)} instead`,
+  });
 }

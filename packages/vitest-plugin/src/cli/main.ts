@@ -1,4 +1,4 @@
-import { SandboxError, SuiteError, TempDirError, TemplateError } from '@gz-bench/core';
+import { BaselineError, SandboxError, SuiteError, TempDirError, TemplateError } from '@gz-bench/core';
 import { EnvironmentError } from '../node/environment-error.js';
 import { packageVersion } from '../node/package-version.js';
 import { EXIT } from './exit-codes.js';
@@ -47,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`gz-bench: ${error.message}\nRun "gz-bench --help" for usage.\n`);
       return EXIT.usage;
     }
-    if (error instanceof SuiteError || error instanceof TemplateError) {
+    if (error instanceof SuiteError || error instanceof TemplateError || error instanceof BaselineError) {
       process.stderr.write(`gz-bench: ${error.message}\n`);
       return EXIT.usage;
     }

@@ -50,6 +50,7 @@ interface RunFlags {
   'tags-filter'?: string[];
   'only-failed'?: string;
   'retry-errors'?: string;
+  update?: boolean;
 }
 
 /** `gz-bench run <suite.json>... --cmd "<template>"`: runs the suites through Vitest with the gz-bench plugin. */
@@ -75,6 +76,7 @@ export async function runCommand(args: string[]): Promise<number> {
     'tags-filter': { type: 'string', multiple: true },
     'only-failed': { type: 'string' },
     'retry-errors': { type: 'string' },
+    update: { type: 'boolean', short: 'u' },
   });
   if (positionals.length === 0) throw new UsageError('run needs at least one suite file');
   const agentFlags = values.agent ?? [];
@@ -172,7 +174,7 @@ export async function runCommand(args: string[]): Promise<number> {
 
   const outcome: VitestOutcome =
     runnable.length > 0
-      ? await runVitest(root, options, reporter, json, { testNamePattern, tagsFilter })
+      ? await runVitest(root, options, reporter, json, { testNamePattern, tagsFilter, update: values.update === true })
       : { failed: false };
   const loaded: LoadedSuites = { root, suites };
   // Vitest ended without a report (it never started the run): every case is one that did not run.
@@ -197,8 +199,17 @@ export async function runCommand(args: string[]): Promise<number> {
     process.stderr.write(`gz-bench: expected results for ${what}, got ${final.summary.total}\n`);
     return EXIT.failed;
   }
-  const failed = outcome.failed || final.summary.failed > 0 || (final.errors?.length ?? 0) > 0;
+  const failed = outcome.failed || failedUnexcused(final) || (final.errors?.length ?? 0) > 0;
   return failed ? EXIT.failed : EXIT.passed;
+}
+
+/**
+ * Whether some row fails that no baseline excuses. A row judged against its suite's baseline failed
+ * the run through its Vitest test (a regression) or not at all (a known failure, a result within
+ * noise); a row without a judgement fails the run when it failed, a row that did not run always.
+ */
+function failedUnexcused(report: Report): boolean {
+  return report.results.some((row) => !row.passed && (row.baseline === undefined || row.notRun === true));
 }
 
 /** Refuses, before anything runs, a `{{prompt}}` template with a prompt too long to pass inline. */
@@ -223,9 +234,9 @@ export async function runVitest(
   options: ResolvedGzBenchOptions,
   reporter: GzBenchReporter,
   json: boolean,
-  selection: { testNamePattern: string | undefined; tagsFilter: string[] | undefined },
+  selection: { testNamePattern: string | undefined; tagsFilter: string[] | undefined; update?: boolean },
 ): Promise<VitestOutcome> {
-  const { testNamePattern, tagsFilter } = selection;
+  const { testNamePattern, tagsFilter, update } = selection;
   // Vite and Vitest keep caches under the root's node_modules; the CLI leaves the user's directory as it found it.
   const cache = await createRunCacheDir();
   const cacheDir = cache.path;
@@ -244,6 +255,8 @@ export async function runVitest(
         reporters: ['default'],
         ...(testNamePattern !== undefined && { testNamePattern }),
         ...(tagsFilter !== undefined && { tagsFilter }),
+        // As Vitest's -u: the baselines beside the suites take this run's results.
+        ...(update === true && { update: true }),
       },
       { plugins: [createGzBenchPlugin(options, { reporter, allowEnvOrigin: '--allow-env' })], cacheDir },
       // With --json, stdout carries the report alone: Vitest's progress goes to stderr.

@@ -1,12 +1,15 @@
 import { resolve } from 'node:path';
 import {
   allowEnvProblem,
+  isBaselinePath,
   isSandboxMode,
   type LoadedSuite,
   loadSuite,
   MAX_TIMEOUT_SEC,
   type SandboxMode,
+  suitePathOf,
 } from '@gz-bench/core';
+import { readSuiteBaseline } from '../node/baseline-source.js';
 import { DEFAULT_CONCURRENCY } from '../node/resolve-options.js';
 import { assertRunnableSuitePath } from './suite-paths.js';
 import { UsageError } from './usage-error.js';
@@ -53,9 +56,15 @@ export interface NamedSuites {
  */
 export async function loadNamedSuites(positionals: readonly string[]): Promise<NamedSuites> {
   const named = new Map<string, string>();
-  for (const given of positionals) if (!named.has(resolve(given))) named.set(resolve(given), given);
+  // A glob such as bench/*.json names each suite's baseline file too: it goes with its suite, which
+  // reads it. Named alone, it is refused by the loader, which says which suite to name instead.
+  const absolute = new Set(positionals.map((given) => resolve(given)));
+  const chosen = positionals.filter((given) => !isBaselinePath(given) || !absolute.has(resolve(suitePathOf(given))));
+  for (const given of chosen) if (!named.has(resolve(given))) named.set(resolve(given), given);
   for (const given of named.values()) await assertRunnableSuitePath(given);
   const suites = await Promise.all([...named.values()].map((given) => loadSuite(given)));
+  // A baseline that cannot be used stops the run before it starts, as a bad suite does.
+  await Promise.all([...named.values()].map((given) => readSuiteBaseline(given)));
   return { named, files: [...named.keys()], suites };
 }
 

@@ -7,7 +7,8 @@ Usage:
                [--timeout n] [--concurrency n] [--json] [--keep]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
                [--logs DIR] [--markdown FILE] [--unsafe]
-               [--max-cost-usd X] [--max-tokens N]
+               [--max-cost-usd X] [--max-tokens N] [-u, --update]
+               [--only-failed REPORT] [--retry-errors [n]]
   gz-bench check-suite <suite.json>... [--timeout n] [--concurrency n]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
   gz-bench compare <base.json> <head.json> [--json] [--markdown FILE]
@@ -45,6 +46,12 @@ run       Run every case of the suites through Vitest and score it.
               commands (repeatable); they get a minimal environment otherwise
   --allow-secrets  copy secret-looking files of fixture repositories too
   --sandbox   auto (default: bwrap when it works), bwrap, or none
+  -u, --update  write each suite's baseline file (x.bench.json -> x.bench.baseline.json)
+              from this run's results, removing entries of cases that are gone
+  --only-failed REPORT  run again only the trials of an earlier report that did
+              not pass (or did not run), and report them with its passing ones
+  --retry-errors [n]  run a trial again, up to n times (default 1), when it ends
+              in an agent or harness error; honest failures are never retried
   --markdown  write the Markdown scoreboard of a run with agents or trials to FILE
               (also appended to $GITHUB_STEP_SUMMARY when set)
   --logs      write the whole output of every command to log files below DIR

@@ -99,9 +99,13 @@ function rowsOf(testCase: TestCase, file: string, options: CollectOptions): Repo
   // A cell cancelled mid-run counts as skipped in Vitest, yet its trials ran: their results say how
   // far they got, and the trials that never started did not run.
   if (finished.length > 0) {
-    return [...finished.map((result) => ({ ...result, suite, file, ...labels })), ...missing().map(notRun)].sort(
-      (a, b) => (a.trial ?? 1) - (b.trial ?? 1),
-    );
+    // The cell's judgement against its baseline goes on each of its trials' rows.
+    const judged = testCase.meta().gzBenchBaseline;
+    const baseline = judged === undefined ? {} : { baseline: judged };
+    return [
+      ...finished.map((result) => ({ ...result, suite, file, ...labels, ...baseline })),
+      ...missing().map(notRun),
+    ].sort((a, b) => (a.trial ?? 1) - (b.trial ?? 1));
   }
   // Deselected on purpose (`-t`, `file:line`): Vitest set the test's mode to skip before the run.
   if (outcome.state === 'skipped' && testCase.options.mode !== 'run') return undefined;

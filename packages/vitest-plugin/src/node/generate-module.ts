@@ -1,4 +1,5 @@
-import { type CaseLocation, caseTags, type Suite } from '@gz-bench/core';
+import { type Baseline, type CaseLocation, caseTags, type Suite } from '@gz-bench/core';
+import type { ModuleBaseline } from '../runtime/define-suite.js';
 import { type LineMapping, lineSourceMap, type SourceMap } from './source-map.js';
 
 /** What the load hook needs to turn a suite into a test module. */
@@ -55,6 +56,18 @@ export function generateSuiteModule(input: GenerateModuleInput): { code: string;
   }
   lines.push('});', '');
   return { code: lines.join('\n'), map: lineSourceMap(input.file, input.source, mappings) };
+}
+
+/**
+ * The baseline as a list, for the suite's data module: as keys of an object, a case id `__proto__`
+ * could set a prototype instead of a key, while in a list every id stays the plain string it is.
+ */
+export function moduleBaseline(baseline: Baseline): ModuleBaseline {
+  const cells: ModuleBaseline['cells'] = Object.entries(baseline.cases).map(([caseId, entry]) => ({ caseId, entry }));
+  for (const [agentName, cases] of Object.entries(baseline.agents)) {
+    for (const [caseId, entry] of Object.entries(cases)) cells.push({ agentName, caseId, entry });
+  }
+  return { passRule: baseline.passRule, cells };
 }
 
 /** Generates a module that fails its file with the suite's validation message, and nothing else. */

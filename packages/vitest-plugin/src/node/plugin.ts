@@ -1,15 +1,27 @@
 /// <reference types="vitest/config" />
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertUsableTempDir, loadSuite, locateCases, resolveSandbox, SuiteError, TempDirError } from '@gz-bench/core';
+import {
+  assertUsableTempDir,
+  BaselineError,
+  baselinePathFor,
+  isBaselinePath,
+  loadSuite,
+  locateCases,
+  resolveSandbox,
+  SuiteError,
+  TempDirError,
+} from '@gz-bench/core';
 import picomatch from 'picomatch';
 import type { Plugin } from 'vitest/config';
 import type { Vitest } from 'vitest/node';
 import { type GzBenchOptions, PROVIDE_KEY, type ResolvedGzBenchOptions } from '../shared/options.js';
 import { agentPoolKey } from '../shared/slot-protocol.js';
 import { addAllowEnvWarnerOnce } from './allow-env-warnings.js';
+import { readSuiteBaseline } from './baseline-source.js';
+import { isBaselineUpdate } from './baseline-update.js';
 import { EnvironmentError } from './environment-error.js';
-import { generateInvalidSuiteModule, generateSuiteModule } from './generate-module.js';
+import { generateInvalidSuiteModule, generateSuiteModule, moduleBaseline } from './generate-module.js';
 import { ownPackageFiles } from './own-packages.js';
 import { GZ_BENCH_REPORTER, GzBenchReporter, type GzBenchReporterOptions } from './reporter.js';
 import { type EarlierRun, loadEarlierRun } from './rerun-load.js';
@@ -31,6 +43,9 @@ import { countSuiteFiles, sizeWorkersFor } from './worker-sizing.js';
 
 /** Where suites are not looked for when the config names no `exclude` (as Vitest's own default). */
 const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
+
+/** Baseline files, beside their suites (see core's baseline/baseline-file.ts). */
+const BASELINE_GLOB = '**/*.baseline.json';
 
 const RUNTIME_ID = fileURLToPath(new URL('../runtime/index.js', import.meta.url));
 
@@ -63,14 +78,19 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
     const file = cleanId(id);
     if (!isAbsolute(file)) return false;
     const path = relative(root, file);
-    return path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path) && matches(path);
+    // A baseline file beside its suite is never one, however wide the include.
+    return path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path) && matches(path) && !isBaselinePath(file);
   };
 
   const dataModules = new SuiteDataModules();
   // A suite's test module, and the data module it imports (suite-data-module.ts), of its text now.
   const generateModules = async (file: string) => {
-    const { suite, source } = await loadSuite(file, { displayPath: relative(root, file) });
-    const version = suiteVersion(source);
+    const displayPath = relative(root, file);
+    const { suite, source } = await loadSuite(file, { displayPath });
+    // Read in the main process, where it lives beside the suite; each cell's test is judged by it.
+    const baseline = await readSuiteBaseline(file, displayPath);
+    // The baseline is part of the version, so that a data module is never reused across an edit of it.
+    const version = suiteVersion(baseline === undefined ? source : `${source}\0${JSON.stringify(baseline)}`);
     const locations = locateCases(source);
     const test = generateSuiteModule({
       suite,
@@ -81,7 +101,13 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       agents: options.agents.map((agent) => agent.name),
       dataId: suiteDataId(file, version),
     });
-    return { version, test, data: generateSuiteDataModule({ suite, file, locations }) };
+    const data = generateSuiteDataModule({
+      suite,
+      file,
+      locations,
+      ...(baseline !== undefined && { baseline: moduleBaseline(baseline) }),
+    });
+    return { version, test, data };
   };
 
   return {
@@ -105,6 +131,8 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       if (!isSuite(id)) return null;
       const file = cleanId(id);
       this.addWatchFile(file);
+      // Watched, so that watch mode never judges by a baseline that an update or an edit has replaced.
+      this.addWatchFile(baselinePathFor(file));
       const dataVersion = dataVersionOf(id);
       const held = dataVersion === undefined ? undefined : dataModules.take(file, dataVersion);
       if (held !== undefined) return { ...held, moduleType: 'js' };
@@ -119,7 +147,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         const changed = `${relative(root, file)} changed while its cases were being loaded: run again`;
         return { code: generateInvalidSuiteModule(changed), moduleType: 'js' };
       } catch (error) {
-        if (!(error instanceof SuiteError)) throw error;
+        if (!(error instanceof SuiteError) && !(error instanceof BaselineError)) throw error;
         return { code: generateInvalidSuiteModule(error.message), moduleType: 'js' };
       }
     },
@@ -128,6 +156,8 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       for (const glob of options.include) {
         if (!project.config.include.includes(glob)) project.config.include.push(glob);
       }
+      // A wide include (`bench/**/*.json`) matches the baseline files beside the suites: they are no test files.
+      if (!project.config.exclude.includes(BASELINE_GLOB)) project.config.exclude.push(BASELINE_GLOB);
       // For suites the config hook did not see (a project of its own root, a config built without it).
       const names = await findSuiteTags(project.config.root, options.include, project.config.exclude);
       project.config.tags.push(...missingTags(names, project.config.tags));
@@ -156,6 +186,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         solutionAgent: options.solutionAgent,
         retryErrors: options.retryErrors,
         ...(earlier && { resume: earlier.resume }),
+        baselineUpdate: isBaselineUpdate(vitest),
         // Beside the report, against the same root; absolute, so every worker writes to the same place.
         logs:
           options.logs === false ? false : { dir: resolve(vitest.config.root, options.logs), root: vitest.config.root },

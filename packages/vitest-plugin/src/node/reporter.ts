@@ -13,6 +13,7 @@ import {
   renderScoreboardMarkdown,
   renderTable,
   type Scoreboard,
+  summarizeBaseline,
 } from '@gz-bench/core';
 import type {
   Reporter,
@@ -23,6 +24,8 @@ import type {
   TestSpecification,
   Vitest,
 } from 'vitest/node';
+import { isBaselineUpdate } from './baseline-update.js';
+import { type SuiteCells, settleBaselines } from './baseline-writer.js';
 import { caseLabels, cellKey, collectModuleResults, type ModuleResults } from './collect-results.js';
 import { notRunReason, type RunEnd } from './not-run-reason.js';
 import { packageVersion } from './package-version.js';
@@ -178,6 +181,15 @@ export class GzBenchReporter implements Reporter {
     if (rows.some((row) => row.agentName !== undefined || row.trial !== undefined)) {
       report.scoreboard = buildScoreboard(report.results, { rule: this.options.passRule ?? 'majority' });
     }
+    // An interrupted run's cells ended early: an update keeps their baselines as they were.
+    const update = isBaselineUpdate(vitest) && reason !== 'interrupted';
+    const baselines = await settleBaselines(this.suiteCells(), {
+      root: vitest.config.root,
+      update,
+      passRule: this.options.passRule ?? 'majority',
+    });
+    const baseline = summarizeBaseline(report.results, baselines.obsolete, baselines.written);
+    if (baseline !== undefined) report.baseline = baseline;
     if (this.options.report !== false) {
       const path = resolve(vitest.config.root, this.options.report);
       await mkdir(dirname(path), { recursive: true });
@@ -229,6 +241,18 @@ export class GzBenchReporter implements Reporter {
       if (rows) results.set(key, rows);
     }
     this.modules.set(latest.file, { ...latest, results });
+  }
+
+  /** Every suite file's cells and their latest rows, for its baseline. */
+  private suiteCells(): SuiteCells[] {
+    return [...this.modules.values()].map((m) => {
+      const cells = m.cellKeys.map((key) => JSON.parse(key) as [string | null, string]);
+      return {
+        file: m.file,
+        cells: cells.map(([agent, caseId]) => [agent ?? undefined, caseId] as const),
+        rows: m.cellKeys.map((key) => m.results.get(key)),
+      };
+    });
   }
 
   private rows(): ReportResult[] {

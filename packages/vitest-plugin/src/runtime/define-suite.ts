@@ -1,7 +1,10 @@
 import {
   type AgentDefinition,
+  type BaselineEntry,
+  type BaselineJudgement,
   type Case,
   type CaseLocation,
+  type CellRule,
   type ResolvedSandbox,
   resolveSandbox,
   type Suite,
@@ -10,6 +13,7 @@ import {
 import { inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
 import { attemptController } from './attempt-controller.js';
+import { againstBaseline } from './baseline-verdict.js';
 import { cellVerdict } from './cell-verdict.js';
 import { dieWithVitestMain } from './die-with-main.js';
 import { cutShortByCancel, runWasCancelled } from './interrupted-trial.js';
@@ -31,6 +35,8 @@ declare module 'vitest' {
     gzBenchSuite?: string;
     /** The agent of the cell, when the run names agents. */
     gzBenchAgent?: string;
+    /** How the cell compares with its suite's baseline file, when the suite has one. */
+    gzBenchBaseline?: BaselineJudgement;
   }
 }
 
@@ -41,6 +47,14 @@ export interface SuiteModuleData {
   file: string;
   /** Where each case starts in the suite file. */
   locations: CaseLocation[];
+  /** The suite's baseline file, read by the plugin when it generated the module; absent without one. */
+  baseline?: ModuleBaseline;
+}
+
+/** A suite's baseline as the generated module carries it: the rule it was written with, and every entry. */
+export interface ModuleBaseline {
+  passRule: CellRule;
+  cells: Array<{ agentName?: string; caseId: string; entry: BaselineEntry }>;
 }
 
 /** What a generated suite module calls: options for its describe block and the body of each cell's test. */
@@ -135,7 +149,13 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     const verdict =
       options.solutionAgent === undefined ? plain : oracleCellVerdict(agentName, testCase, finished[0], plain);
     await annotateOutcome(context, finished, trials);
-    if (!verdict.passed) throw caseFailure(verdict.message, data, index);
+    // An update judges every suite, those without a baseline file yet too: it writes them one.
+    const baseline = data.baseline ?? (options.baselineUpdate === true ? noBaseline(options) : undefined);
+    const judged =
+      baseline === undefined || options.solutionAgent !== undefined || controller.signal.aborted
+        ? verdict
+        : await againstBaseline(context, { baseline, agentName, testCase, finished, trials, options, verdict });
+    if (!judged.passed) throw caseFailure(judged.message, data, index);
   };
 
   return {
@@ -162,6 +182,10 @@ function harnessFault(
     ...(where.agentName !== undefined && { agentName: where.agentName }),
     ...(where.trials > 1 && { trial: where.trial }),
   };
+}
+
+function noBaseline(options: WorkerOptions): ModuleBaseline {
+  return { passRule: options.passRule ?? 'majority', cells: [] };
 }
 
 function findAgent(options: WorkerOptions | undefined, name: string): AgentDefinition | undefined {

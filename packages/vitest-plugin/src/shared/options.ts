@@ -160,6 +160,8 @@ export type WorkerOptions = Pick<
   logs: { dir: string; root: string } | false;
   /** The run's slot server (node/run-slots.ts); every case takes a slot there before it runs. */
   slots: SlotAddress | undefined;
+  /** The run updates baseline files (`vitest run -u`, `gz-bench run --update`): a regression is accepted, not failed. */
+  baselineUpdate?: boolean;
 };
 
 /** How workers reach the run's slot server. */
