@@ -2,6 +2,7 @@ export * from './agents/index.js';
 export * from './case/index.js';
 export * from './checks/index.js';
 export * from './env/index.js';
+export * from './families/index.js';
 export * from './integrity/index.js';
 export * from './logs/index.js';
 export * from './process/index.js';

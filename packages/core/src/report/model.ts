@@ -1,4 +1,6 @@
 import type { CheckResult } from '../checks/types.js';
+import type { SweepRow } from '../families/sweep.js';
+import type { FamilyReport } from '../families/types.js';
 import type { CaseMeta } from '../suite/labels.js';
 import type { Scoreboard } from './scoreboard-model.js';
 
@@ -92,6 +94,8 @@ export interface CaseResult {
   warnings?: string[];
   /** Absolute path of the kept workspace (only with `keep`). */
   workspace?: string;
+  /** A generated family case: its tool calls against the ideal (see families/types.ts). */
+  family?: FamilyReport;
 }
 
 /** One row of the report: a case result and where its case came from. */
@@ -141,6 +145,8 @@ export interface Report {
    * (see scoreboard-model.ts).
    */
   scoreboard?: Scoreboard;
+  /** One row per (family, size, agent): present when the run had family cases (see families/sweep.ts). */
+  sweep?: SweepRow[];
 }
 
 /** A suite file that could not run, or not to the end. */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { expandFamilies } from '../families/expand.js';
 import { invalidJsonError, readSuiteError, type SuiteError, type SuiteOrigin } from './errors.js';
 import { checkFixtures } from './fixtures.js';
 import { findJsonSyntaxError } from './json-syntax.js';
@@ -67,7 +68,8 @@ function parse(source: string, origin: SuiteOrigin): Suite {
   }
   const result = validateFrom(data, origin, source);
   if (!result.ok) throw result.error;
-  return result.suite;
+  // Families become cases here, so that everything after loading sees cases only.
+  return expandFamilies(result.suite);
 }
 
 /** A SuiteError for text JSON.parse rejected, with the line and column an editor shows (1-based). */
