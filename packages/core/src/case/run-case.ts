@@ -4,6 +4,7 @@ import type { UsageExtractor } from '../agents/definition.js';
 import { extractUsage } from '../agents/usage/extract-usage.js';
 import { type FamilyCase, startFamilyCase } from '../families/family-case.js';
 import { TOOL_SOCKET_ENV } from '../families/tool-scripts.js';
+import type { FamilyReport } from '../families/types.js';
 import { solutionCommand } from '../integrity/oracle.js';
 import { hiddenFixturePath, verifyDirOf } from '../integrity/verifiers.js';
 import { CaseLogs } from '../logs/case-logs.js';
@@ -12,7 +13,6 @@ import { commandLaunch } from '../process/command-launch.js';
 import type { ResolvedSandbox } from '../process/sandbox.js';
 import { CASE_TOKEN_ENV, newCaseToken } from '../process/sweep.js';
 import { WorkdirError, type WorkdirLayout, workdirLayout } from '../process/workdir-layout.js';
-import type { FamilyReport } from '../families/types.js';
 import type { CaseResult, FailedStep } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { DIR_ENV, renderTemplate, VERIFY_DIR_ENV } from '../template/render-template.js';
@@ -184,7 +184,13 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     family = await startFamilyCase(testCase.family, options.tmpDir ?? tmpdir());
   } catch (error) {
     const reason = error instanceof Error && !('code' in error) ? error.message : errorReason(error);
-    return notRun(testCase, context.started, context.sandbox, 'harness', `could not start the task's tool server: ${reason}`);
+    return notRun(
+      testCase,
+      context.started,
+      context.sandbox,
+      'harness',
+      `could not start the task's tool server: ${reason}`,
+    );
   }
   try {
     return await runPrepared(testCase, options, context, family);

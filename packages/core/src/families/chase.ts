@@ -113,7 +113,12 @@ function progressOf(hidden: ChaseHidden, calls: readonly ToolCall[]): ChaseProgr
     if (index === followed) followed++;
     else if (index > followed) outOfOrder ??= index + 1;
   }
-  return { followed, ...(outOfOrder !== undefined && { outOfOrder }), faults: faulted.size, faultsRecovered: recovered.size };
+  return {
+    followed,
+    ...(outOfOrder !== undefined && { outOfOrder }),
+    faults: faulted.size,
+    faultsRecovered: recovered.size,
+  };
 }
 
 function scoreChase(

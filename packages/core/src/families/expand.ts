@@ -1,6 +1,6 @@
 import type { Case, Suite } from '../suite/schema.js';
 import { generateFamilyTask } from './generate.js';
-import { familyCaseId, type FamilyInstance } from './types.js';
+import { type FamilyInstance, familyCaseId } from './types.js';
 
 /**
  * The suite with one case per size of each family after its own cases. A generated case carries its

@@ -12,11 +12,15 @@ export const FamilySchema = z
     id: z
       .string()
       .min(1, 'must be a non-empty string')
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must start with a letter or digit and hold only letters, digits and _ . -')
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9_.-]*$/,
+        'must start with a letter or digit and hold only letters, digits and _ . -',
+      )
       .describe('Names the family; each size is the case (and Vitest test) "<id> size <n>".'),
     kind: z
       .enum(FAMILY_KINDS, {
-        error: (issue) => `unknown family kind ${JSON.stringify(issue.input)}; expected one of ${FAMILY_KINDS.join(', ')}`,
+        error: (issue) =>
+          `unknown family kind ${JSON.stringify(issue.input)}; expected one of ${FAMILY_KINDS.join(', ')}`,
       })
       .describe('pointerChase, faultRecovery or parallelLookup.'),
     seed: z
@@ -27,19 +31,23 @@ export const FamilySchema = z
     sizes: z
       .array(z.int({ error: SIZE }).min(MIN_FAMILY_SIZE, SIZE).max(MAX_FAMILY_SIZE, SIZE))
       .min(1, 'must list at least one size')
-      .describe('One case per size, e.g. [10, 25, 50, 100]: hops of a chase, faults of faultRecovery, ids of a lookup.'),
+      .describe(
+        'One case per size, e.g. [10, 25, 50, 100]: hops of a chase, faults of faultRecovery, ids of a lookup.',
+      ),
     minConcurrency: z
       .int({ error: 'must be a positive integer' })
       .min(1, 'must be a positive integer')
       .optional()
-      .describe('parallelLookup only: the fewest lookups that must be in flight at once for a case to pass. @default 1'),
+      .describe(
+        'parallelLookup only: the fewest lookups that must be in flight at once for a case to pass. @default 1',
+      ),
     timeoutSec: z
       .number({ error: 'must be a finite number of seconds' })
       .positive('must be a positive number of seconds')
       .max(MAX_TIMEOUT_SEC, `must be at most ${MAX_TIMEOUT_SEC} seconds`)
       .optional()
-      .describe('Bounds the agent command of each size, as a case\'s timeoutSec.'),
-    network: z.boolean().optional().describe('As a case\'s network. @default true'),
+      .describe("Bounds the agent command of each size, as a case's timeoutSec."),
+    network: z.boolean().optional().describe("As a case's network. @default true"),
     tags: z
       .array(
         z.string().superRefine((name, ctx) => {
@@ -59,7 +67,11 @@ export const FamilySchema = z
       seen.add(size);
     });
     if (family.minConcurrency !== undefined && family.kind !== 'parallelLookup') {
-      ctx.addIssue({ code: 'custom', path: ['minConcurrency'], message: 'minConcurrency applies to parallelLookup only' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['minConcurrency'],
+        message: 'minConcurrency applies to parallelLookup only',
+      });
     }
   });
 

@@ -351,9 +351,9 @@ export const SuiteSchema = z
   .strict()
   .superRefine((suite, ctx) => {
     const seen = new Set<string>();
-    familyIdProblems(suite.families ?? [], new Set(suite.cases.map((c) => c.id))).forEach(({ path, message }) =>
-      ctx.addIssue({ code: 'custom', path, message }),
-    );
+    for (const { path, message } of familyIdProblems(suite.families ?? [], new Set(suite.cases.map((c) => c.id)))) {
+      ctx.addIssue({ code: 'custom', path, message });
+    }
     suite.cases.forEach((c, index) => {
       if (seen.has(c.id)) {
         ctx.addIssue({ code: 'custom', path: ['cases', index, 'id'], message: `duplicate case id "${c.id}"` });
@@ -390,7 +390,10 @@ function familyIdProblems(
     familyIds.add(family.id);
     const clash = family.sizes.map((size) => familyCaseId(family.id, size)).find((id) => caseIds.has(id));
     if (clash !== undefined) {
-      problems.push({ path: ['families', index, 'id'], message: `family "${family.id}" generates case "${clash}", which the suite already has` });
+      problems.push({
+        path: ['families', index, 'id'],
+        message: `family "${family.id}" generates case "${clash}", which the suite already has`,
+      });
     }
   });
   return problems;
