@@ -44,8 +44,9 @@ run       Run every case of the suites through Vitest and score it.
               commands (repeatable); they get a minimal environment otherwise
   --allow-secrets  copy secret-looking files of fixture repositories too
   --sandbox   auto (default: bwrap when it works), bwrap, or none
-  --markdown  write the Markdown scoreboard of a run with agents or trials to FILE
-              (also appended to $GITHUB_STEP_SUMMARY when set)
+  --markdown  write the Markdown scoreboard of a run with agents or trials, and
+              the sweep of a run with families, to FILE (also appended to
+              $GITHUB_STEP_SUMMARY when set)
   --logs      write the whole output of every command to log files below DIR
               (DIR/<suite file>/<case>/agent.log…); the report names them
 
