@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type FamilyInstance, generateFamilyTask, type Report, type ReportResult } from '@gz-bench/core';
 import type { Result } from 'execa';
@@ -73,7 +73,9 @@ describe.each(['none', 'bwrap'] as const)('families through the CLI, --sandbox %
   it('a careful agent passes every size; calls, faults and concurrency are what it did', async ({ expect }) => {
     // Under bwrap without network too: the socket is a path on the read-only host, not an abstract one.
     const suite =
-      sandbox === 'bwrap' ? { ...SUITE, families: SUITE.families.map((family) => ({ ...family, network: false })) } : SUITE;
+      sandbox === 'bwrap'
+        ? { ...SUITE, families: SUITE.families.map((family) => ({ ...family, network: false })) }
+        : SUITE;
     const { result, report, markdown, left } = await runFamilies(sandbox, () => `node '${SOLVER}'`, suite);
     expect(result.exitCode, output(result)).toBe(0);
     expect(report.results.map((r) => [r.id, r.passed])).toEqual([
@@ -153,7 +155,10 @@ describe.each(['none', 'bwrap'] as const)('families through the CLI, --sandbox %
       const said = /snoop: (\{.*\})/.exec(r.agent?.outputTail ?? '')?.[1];
       expect(said, r.id).toBeDefined();
       const { hits, searched } = JSON.parse(said ?? '{}') as { hits: string[]; searched: number };
-      expect(hits.map((hit) => hit.split('/').at(-1)), r.id).toEqual(['sentinel.txt']);
+      expect(
+        hits.map((hit) => hit.split('/').at(-1)),
+        r.id,
+      ).toEqual(['sentinel.txt']);
       expect(searched, r.id).toBeGreaterThan(3);
     }
   }, 240_000);
@@ -171,7 +176,8 @@ describe('sloppy agents fail where they should, with the reason', () => {
     [
       'give-up',
       {
-        'faults size 2': /^gave up after fault at hop 3: follow was not called again with its key \(2 of 6 hops followed\)$/,
+        'faults size 2':
+          /^gave up after fault at hop 3: follow was not called again with its key \(2 of 6 hops followed\)$/,
       },
     ],
     [
@@ -182,27 +188,33 @@ describe('sloppy agents fail where they should, with the reason', () => {
       },
     ],
     ['serial', { 'lookup size 4': /^lookups ran at most 1 at a time; this family asks for 2 in flight at once$/ }],
-  ])('--mode %s', async (mode, failures: Record<string, RegExp>) => {
-    const sizes = [[10], [2], [4]];
-    const suite = { ...SUITE, families: SUITE.families.map((family, index) => ({ ...family, sizes: sizes[index] })) };
-    const { result, report } = await runFamilies('none', () => `node '${SOLVER}' --mode ${mode}`, suite);
-    expect(result.exitCode, output(result)).toBe(Object.keys(failures).length > 0 ? 1 : 0);
-    for (const r of report.results) {
-      const expected = failures[r.id];
-      if (expected === undefined) {
-        expect(r.passed, `${r.id}: ${r.error}`).toBe(true);
-        continue;
+  ])(
+    '--mode %s',
+    async (mode, failures: Record<string, RegExp>) => {
+      const sizes = [[10], [2], [4]];
+      const suite = { ...SUITE, families: SUITE.families.map((family, index) => ({ ...family, sizes: sizes[index] })) };
+      const { result, report } = await runFamilies('none', () => `node '${SOLVER}' --mode ${mode}`, suite);
+      expect(result.exitCode, output(result)).toBe(Object.keys(failures).length > 0 ? 1 : 0);
+      for (const r of report.results) {
+        const expected = failures[r.id];
+        if (expected === undefined) {
+          expect(r.passed, `${r.id}: ${r.error}`).toBe(true);
+          continue;
+        }
+        expect(r.passed, r.id).toBe(false);
+        expect(r.outcome, r.id).toBe('failed');
+        expect(r.failedStep, r.id).toBe('check');
+        expect(r.error, r.id).toMatch(expected);
+        // What the report counts is what the agent did, also when it failed.
+        expect(r.family?.calls, r.id).toBe(solverSaid(r).calls);
       }
-      expect(r.passed, r.id).toBe(false);
-      expect(r.outcome, r.id).toBe('failed');
-      expect(r.failedStep, r.id).toBe('check');
-      expect(r.error, r.id).toMatch(expected);
-      // What the report counts is what the agent did, also when it failed.
-      expect(r.family?.calls, r.id).toBe(solverSaid(r).calls);
-    }
-    if (mode === 'give-up') expect(row(report, 'faults size 2').family).toMatchObject({ faults: 1, faultsRecovered: 0, calls: 3 });
-    if (mode === 'serial') expect(row(report, 'lookup size 4').family).toMatchObject({ maxConcurrency: 1, allRetrieved: true });
-  }, 240_000);
+      if (mode === 'give-up')
+        expect(row(report, 'faults size 2').family).toMatchObject({ faults: 1, faultsRecovered: 0, calls: 3 });
+      if (mode === 'serial')
+        expect(row(report, 'lookup size 4').family).toMatchObject({ maxConcurrency: 1, allRetrieved: true });
+    },
+    240_000,
+  );
 });
 
 describe('families through the plugin', () => {
@@ -228,6 +240,8 @@ describe('families through the plugin', () => {
     expect(stdout).toContain('gz-bench sweep');
     expect(stdout).toMatch(/chase\s+10\s+-\s+10\s+10\s+-\s+1\s+-\s+pass/);
     expect(stdout.indexOf('gz-bench sweep')).toBeGreaterThan(stdout.indexOf('1 case: 1 passed'));
-    expect(await readFile(join(temp.dir, 'out/sweep.md'), 'utf8')).toContain('| chase | 10 | - | 10 | 10 | - | 1 | - | pass |');
+    expect(await readFile(join(temp.dir, 'out/sweep.md'), 'utf8')).toContain(
+      '| chase | 10 | - | 10 | 10 | - | 1 | - | pass |',
+    );
   }, 120_000);
 });

@@ -8,9 +8,7 @@ import { closeSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 
 const at = process.argv.indexOf('--');
-const needles = process.argv
-  .slice(2, at === -1 ? undefined : at)
-  .map((reversed) => [...reversed].reverse().join(''));
+const needles = process.argv.slice(2, at === -1 ? undefined : at).map((reversed) => [...reversed].reverse().join(''));
 const roots = [process.cwd(), process.env.HOME, process.env.TMPDIR, ...(at === -1 ? [] : process.argv.slice(at + 1))];
 const hits = new Set();
 let searched = 0;
