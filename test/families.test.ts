@@ -24,7 +24,7 @@ const SUITE = {
   families: [
     { id: 'chase', kind: 'pointerChase', seed: 7, sizes: [3, 10, 40] },
     { id: 'faults', kind: 'faultRecovery', seed: 7, sizes: [2, 5] },
-    { id: 'lookup', kind: 'parallelLookup', seed: 7, sizes: [4, 12], minConcurrency: 2 },
+    { id: 'lookup', kind: 'parallelLookup', seed: 7, sizes: [8, 12], minConcurrency: 2 },
   ],
 };
 
@@ -84,7 +84,7 @@ describe.each(['none', 'bwrap'] as const)('families through the CLI, --sandbox %
       ['chase size 40', true],
       ['faults size 2', true],
       ['faults size 5', true],
-      ['lookup size 4', true],
+      ['lookup size 8', true],
       ['lookup size 12', true],
     ]);
     for (const r of report.results) {
@@ -113,7 +113,7 @@ describe.each(['none', 'bwrap'] as const)('families through the CLI, --sandbox %
       ['chase', 40, 40, 40, 1],
       ['faults', 2, 8, 8, 1],
       ['faults', 5, 20, 20, 1],
-      ['lookup', 4, 4, 4, 1],
+      ['lookup', 8, 8, 8, 1],
       ['lookup', 12, 12, 12, 1],
     ]);
     expect(markdown).toContain('## gz-bench sweep');
@@ -123,10 +123,17 @@ describe.each(['none', 'bwrap'] as const)('families through the CLI, --sandbox %
   }, 240_000);
 
   it('an agent that searches for the hidden data before calling finds nothing', async ({ expect }) => {
-    const suite = { name: 'snooped', cases: [], families: [SUITE.families[1], SUITE.families[2]] };
+    const suite = {
+      name: 'snooped',
+      cases: [],
+      families: [
+        { ...SUITE.families[1], sizes: [2] },
+        { ...SUITE.families[2], sizes: [8] },
+      ],
+    };
     const instances: FamilyInstance[] = [
       { id: 'faults', kind: 'faultRecovery', seed: 7, size: 2 },
-      { id: 'lookup', kind: 'parallelLookup', seed: 7, size: 4, minConcurrency: 2 },
+      { id: 'lookup', kind: 'parallelLookup', seed: 7, size: 8, minConcurrency: 2 },
     ];
     const needles = instances.flatMap((instance) => {
       const hidden = generateFamilyTask(instance).hidden as {
