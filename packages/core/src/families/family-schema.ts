@@ -50,13 +50,16 @@ export const FamilySchema = z
     network: z.boolean().optional().describe("As a case's network. @default true"),
     tags: z
       .array(
-        z.string().superRefine((name, ctx) => {
-          const problem = tagProblem(name);
-          if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-        }),
+        z
+          .string()
+          .superRefine((name, ctx) => {
+            const problem = tagProblem(name);
+            if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+          })
+          .meta({ pattern: TAG_PATTERN }),
       )
       .optional()
-      .meta({ description: 'Vitest test tags of every size of the family.', items: { pattern: TAG_PATTERN } }),
+      .describe('Vitest test tags of every size of the family.'),
     meta: z.record(z.string(), z.json()).optional().describe('Metadata carried into each report row of the family.'),
   })
   .strict()

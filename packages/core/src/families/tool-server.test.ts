@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -97,6 +98,22 @@ describe('the tool server', () => {
     const late = await callTool(server.socketPath, 'follow', 'x');
     expect(late.code).toBe(3);
     expect(late.stderr).toContain('follow: cannot reach the task server (ENOENT)');
+  });
+
+  it('drops a connection that never sends a request, so idle ones cannot pile up', async () => {
+    const task = generateFamilyTask({ id: 'f', kind: 'pointerChase', seed: 2, size: 2 });
+    const server = await startToolServer(task, parent, { idleTimeoutMs: 100 });
+    try {
+      const connection = createConnection(server.socketPath);
+      const closed = await new Promise<boolean>((resolve) => {
+        connection.on('close', () => resolve(true));
+        setTimeout(() => resolve(false), 5000);
+      });
+      expect(closed).toBe(true);
+      expect(server.calls()).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('tells a tool run outside its case how it is meant to be used', async () => {

@@ -18,6 +18,9 @@ const MAX_SOCKET_PATH_BYTES = 107;
 const MAX_REQUEST_BYTES = 4096;
 /** Calls beyond this are refused and not logged, so an agent calling in a loop cannot fill the harness's memory. */
 const MAX_LOGGED_CALLS = 100_000;
+/** Connections open at once, and how long one may stay silent: idle connections cannot use up the harness's files. */
+const MAX_CONNECTIONS = 256;
+const IDLE_TIMEOUT_MS = 10_000;
 
 const EXIT_CODES: Record<ReplyKind, number> = { ok: 0, error: 1, fault: 75 };
 
@@ -37,7 +40,11 @@ export class ToolServerError extends Error {
 }
 
 /** Starts the tool server of `task` with its socket in a fresh directory under `parent`. */
-export async function startToolServer(task: FamilyTask, parent: string): Promise<ToolServer> {
+export async function startToolServer(
+  task: FamilyTask,
+  parent: string,
+  options: { idleTimeoutMs?: number } = {},
+): Promise<ToolServer> {
   const dir = await createOwnedDir(parent, 'tools');
   // Removed should the harness exit before close(); the next run's cleanStaleAreas removes it after a kill.
   const untrack = trackWorkspace(dir);
@@ -52,8 +59,9 @@ export async function startToolServer(task: FamilyTask, parent: string): Promise
       `the tool server's socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes: set TMPDIR to a shorter directory`,
     );
   }
-  const log = new CallLog(task);
+  const log = new CallLog(task, options.idleTimeoutMs ?? IDLE_TIMEOUT_MS);
   const server = createServer((socket) => log.serve(socket));
+  server.maxConnections = MAX_CONNECTIONS;
   try {
     await listen(server, socketPath);
     // The directory is the harness's (0700 from mkdtemp); the agent runs as the same user.
@@ -93,14 +101,16 @@ class CallLog {
   readonly calls: ToolCall[] = [];
   readonly #respond;
   readonly #holdMs: number;
+  readonly #idleTimeoutMs: number;
   readonly #origin = performance.now();
   readonly #open = new Set<Socket>();
   readonly #timers = new Set<NodeJS.Timeout>();
   #stopped = false;
 
-  constructor(task: FamilyTask) {
+  constructor(task: FamilyTask, idleTimeoutMs: number) {
     this.#respond = task.createResponder();
     this.#holdMs = task.holdMs;
+    this.#idleTimeoutMs = idleTimeoutMs;
   }
 
   serve(socket: Socket): void {
@@ -111,6 +121,7 @@ class CallLog {
     this.#open.add(socket);
     socket.on('close', () => this.#open.delete(socket));
     socket.on('error', () => {});
+    socket.setTimeout(this.#idleTimeoutMs, () => socket.destroy());
     socket.setEncoding('utf8');
     let received = '';
     const onData = (chunk: string): void => {
