@@ -252,3 +252,52 @@ describe('families through the plugin', () => {
     );
   }, 120_000);
 });
+
+describe('generated files', () => {
+  /** Every file a kept workspace of each case holds, and its prompt, by case id. */
+  async function keptTasks(seed: number): Promise<Record<string, Record<string, string>>> {
+    const suite = {
+      name: 'kept',
+      cases: [],
+      families: [
+        { id: 'chase', kind: 'pointerChase', seed, sizes: [5] },
+        { id: 'lookup', kind: 'parallelLookup', seed, sizes: [5] },
+      ],
+    };
+    const temp = await cleanup.project({ 'families.bench.json': suite });
+    const tmp = join(temp.dir, 'tmp');
+    await mkdir(tmp);
+    const result = await runCli(
+      ['run', 'families.bench.json', '--sandbox', 'none', '--cmd', 'true', '--keep', '--json'],
+      {
+        cwd: temp.dir,
+        env: { TMPDIR: tmp },
+      },
+    );
+    const report: Report = JSON.parse(String(result.stdout));
+    const tasks: Record<string, Record<string, string>> = {};
+    for (const r of report.results) {
+      const workspace = r.workspace ?? '';
+      const files: Record<string, string> = { prompt: await readFile(join(workspace, '..', 'prompt.txt'), 'utf8') };
+      for (const name of await readdir(workspace, { recursive: true })) {
+        const path = join(workspace, name);
+        if ((await readdir(path).catch(() => undefined)) === undefined) files[name] = await readFile(path, 'utf8');
+      }
+      tasks[r.id] = files;
+    }
+    return tasks;
+  }
+
+  it('are byte-identical for one seed, and differ for another', async () => {
+    const first = await keptTasks(11);
+    const again = await keptTasks(11);
+    const other = await keptTasks(12);
+    expect(Object.keys(first['chase size 5'] ?? {}).sort()).toEqual(['prompt', 'tools/follow']);
+    expect(Object.keys(first['lookup size 5'] ?? {}).sort()).toEqual(['ids.txt', 'prompt', 'tools/lookup']);
+    expect(again).toEqual(first);
+    expect(other['chase size 5']?.prompt).not.toBe(first['chase size 5']?.prompt);
+    expect(other['lookup size 5']?.['ids.txt']).not.toBe(first['lookup size 5']?.['ids.txt']);
+    // The tool is the same program whatever the seed: it holds nothing of the task.
+    expect(other['chase size 5']?.['tools/follow']).toBe(first['chase size 5']?.['tools/follow']);
+  }, 120_000);
+});
