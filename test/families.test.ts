@@ -78,6 +78,7 @@ describe.each(['none', 'bwrap'] as const)('families through the CLI, --sandbox %
         : SUITE;
     const { result, report, markdown, left } = await runFamilies(sandbox, () => `node '${SOLVER}'`, suite);
     expect(result.exitCode, output(result)).toBe(0);
+    expect(new Set(report.results.map((r) => r.sandbox))).toEqual(new Set([sandbox]));
     expect(report.results.map((r) => [r.id, r.passed])).toEqual([
       ['chase size 3', true],
       ['chase size 10', true],
@@ -224,16 +225,17 @@ describe('sloppy agents fail where they should, with the reason', () => {
   );
 });
 
-describe('families through the plugin', () => {
+describe.each(['none', 'bwrap'] as const)('families through the plugin, sandbox %s', (sandbox) => {
   it("-t '<family> size <n>$' runs exactly that size, and the sweep prints after the table", async ({ expect }) => {
     const temp = await cleanup.project({
-      ...pluginProjectFiles({ cmd: `node '${SOLVER}'`, report: 'out/report.json', markdown: 'out/sweep.md' }),
+      ...pluginProjectFiles({ cmd: `node '${SOLVER}'`, report: 'out/report.json', markdown: 'out/sweep.md', sandbox }),
       'families.bench.json': SUITE,
     });
     const result = await runVitest(['run', '-t', 'chase size 10$'], { cwd: temp.dir, timeoutMs: 120_000 });
     expect(result.exitCode, output(result)).toBe(0);
     const report = await readReport(temp.dir, 'out/report.json');
     expect(report.results.map((r) => r.id)).toEqual(['chase size 10']);
+    expect(report.results[0]?.sandbox).toBe(sandbox);
     expect(report.results[0]?.family).toEqual({
       id: 'chase',
       kind: 'pointerChase',
