@@ -318,7 +318,8 @@ async function scoreFamily(
   area: CaseArea,
   outcome: StepsOutcome,
 ): Promise<{ report: FamilyReport; failure?: TrialFailure }> {
-  const { report, failure } = await family.score(area.workspace);
+  // A step that failed (a workspace the agent swapped for a link among them) leaves the answer unread.
+  const { report, failure } = await family.score(outcome.failure === undefined ? area.workspace : undefined);
   if (failure === undefined || outcome.agent === undefined) return { report };
   return { report, failure: agentErrorOverCheck({ step: 'check', message: failure }, outcome.agent) };
 }

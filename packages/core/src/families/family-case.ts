@@ -16,8 +16,11 @@ export interface FamilyCase {
   socketPath: string;
   /** Writes the task's files into the workspace, over any fixture files of the same name. */
   writeFiles(workspace: string): Promise<void>;
-  /** Scores the answer in the workspace against the calls logged so far; call once the agent is dead. */
-  score(workspace: string): Promise<FamilyScore>;
+  /**
+   * Scores the answer in the workspace against the calls logged so far; call once the agent is dead.
+   * Without a workspace (one the agent broke) the calls are counted and no answer is read.
+   */
+  score(workspace: string | undefined): Promise<FamilyScore>;
   close(): Promise<void>;
 }
 
@@ -34,7 +37,10 @@ export async function startFamilyCase(instance: FamilyInstance, parent: string):
         await writeFile(file, content, { mode: path.startsWith('tools/') ? 0o755 : 0o644 });
       }
     },
-    score: async (workspace) => task.score(await readAnswer(join(workspace, task.answerFile)), server.calls()),
+    score: async (workspace) => {
+      const answer = workspace === undefined ? undefined : await readAnswer(join(workspace, task.answerFile));
+      return task.score(answer, server.calls());
+    },
     close: () => server.close(),
   };
 }
