@@ -4,6 +4,7 @@ export * from './case/index.js';
 export * from './checks/index.js';
 export * from './compare/index.js';
 export * from './env/index.js';
+export * from './families/index.js';
 export * from './integrity/index.js';
 export * from './logs/index.js';
 export * from './process/index.js';

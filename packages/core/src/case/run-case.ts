@@ -2,6 +2,9 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { UsageExtractor } from '../agents/definition.js';
 import { extractUsage } from '../agents/usage/extract-usage.js';
+import { type FamilyCase, startFamilyCase } from '../families/family-case.js';
+import { TOOL_SOCKET_ENV } from '../families/tool-scripts.js';
+import type { FamilyReport } from '../families/types.js';
 import { solutionCommand } from '../integrity/oracle.js';
 import { hiddenFixturePath, verifyDirOf } from '../integrity/verifiers.js';
 import { CaseLogs } from '../logs/case-logs.js';
@@ -26,10 +29,10 @@ import { caseByteLimits, caseStepTimeoutsMs } from './case-limits.js';
 import { commandEnvs } from './command-env.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
 import { LeftoverSweep } from './leftover-sweep.js';
-import { outcomeOf } from './outcome.js';
+import { agentErrorOverCheck, outcomeOf, type TrialFailure } from './outcome.js';
 import { type PreparedWorkspace, prepareWorkspace } from './prepare-workspace.js';
 import { inlinePromptProblem, promptEnv } from './prompt-delivery.js';
-import { runSteps, type UsageReader } from './steps.js';
+import { runSteps, type StepsOutcome, type UsageReader } from './steps.js';
 
 export { caseBudgetMs, caseStepTimeoutsMs, caseTimeoutSec } from './case-limits.js';
 
@@ -173,7 +176,35 @@ function placeWorkdir(workdir: string | undefined, sandbox: 'bwrap' | 'none'): W
   }
 }
 
+/** A family case runs with its tool server, which is closed (its socket removed) however the case ends. */
 async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaContext): Promise<CaseResult> {
+  if (testCase.family === undefined) return runPrepared(testCase, options, context, undefined);
+  let family: FamilyCase;
+  try {
+    family = await startFamilyCase(testCase.family, options.tmpDir ?? tmpdir());
+  } catch (error) {
+    const reason = error instanceof Error && !('code' in error) ? error.message : errorReason(error);
+    return notRun(
+      testCase,
+      context.started,
+      context.sandbox,
+      'harness',
+      `could not start the task's tool server: ${reason}`,
+    );
+  }
+  try {
+    return await runPrepared(testCase, options, context, family);
+  } finally {
+    await family.close();
+  }
+}
+
+async function runPrepared(
+  testCase: Case,
+  options: RunCaseOptions,
+  context: AreaContext,
+  family: FamilyCase | undefined,
+): Promise<CaseResult> {
   const { area, command, sandbox, repo, verify, started, leftovers, workdir } = context;
   // Verifiers inside the fixture stay out of the workspace, and out of what protected paths compare with.
   const hidden = repo === undefined || verify === undefined ? undefined : hiddenFixturePath(repo, verify);
@@ -192,6 +223,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
       [DIR_ENV]: workdir?.path ?? area.workspace,
       [CASE_TOKEN_ENV]: area.token,
       ...(options.trial !== undefined && { [TRIAL_ENV]: String(options.trial) }),
+      ...(family && { [TOOL_SOCKET_ENV]: family.socketPath }),
     },
   });
   const env = envs.steps;
@@ -211,6 +243,7 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     return notRun(testCase, started, sandbox, 'harness', `could not prepare the workspace: ${error.message}`);
   }
   warnings.push(...prepared.warnings);
+  await family?.writeFiles(area.workspace);
   if (testCase.network === false && sandbox.kind === 'none') {
     warnings.push('network: false is not enforced: the commands ran without the bwrap sandbox');
   }
@@ -258,13 +291,16 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     ...(options.budget && { budget: options.budget }),
   });
   warnings.push(...(outcome.warnings ?? []));
+  const scored = family && outcome.agent ? await scoreFamily(family, area, outcome) : undefined;
+  // The case's own checks and steps speak first; the family's check only where they all passed.
+  const failure = outcome.failure ?? scored?.failure;
   return {
     id: testCase.id,
-    passed: outcome.failure === undefined,
-    outcome: outcomeOf(outcome.failure, outcome.agent),
+    passed: failure === undefined,
+    outcome: outcomeOf(failure, outcome.agent),
     durationMs: Math.round(performance.now() - started),
     checkResults: outcome.checkResults,
-    ...(outcome.failure && { error: outcome.failure.message, failedStep: outcome.failure.step }),
+    ...(failure && { error: failure.message, failedStep: failure.step }),
     ...(outcome.tampered && { tampered: outcome.tampered }),
     ...(outcome.setupLogs && { setupLogs: outcome.setupLogs }),
     ...(outcome.agent && { agent: outcome.agent }),
@@ -272,7 +308,24 @@ async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaC
     ...(prepared.skipped.length > 0 && { fixtureSkipped: prepared.skipped }),
     ...(warnings.length > 0 && { warnings }),
     ...(options.keep && { workspace: area.workspace }),
+    ...(scored && { family: scored.report }),
   };
+}
+
+/** A family's built-in check, after the case's own: the answer against the hidden data and the call log. */
+async function scoreFamily(
+  family: FamilyCase,
+  area: CaseArea,
+  outcome: StepsOutcome,
+): Promise<{ report: FamilyReport; failure?: TrialFailure }> {
+  // A step that failed (a workspace the agent swapped for a link among them) leaves the answer unread.
+  const { report, failure } = await family.score(outcome.failure === undefined ? area.workspace : undefined);
+  if (failure === undefined || outcome.agent === undefined) return { report };
+  return { report, failure: agentErrorOverCheck({ step: 'check', message: failure }, outcome.agent) };
+}
+
+function errorReason(error: unknown): string {
+  return (error as NodeJS.ErrnoException | null)?.code ?? String(error);
 }
 
 /**

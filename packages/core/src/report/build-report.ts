@@ -34,6 +34,7 @@ const RESULT_KEY_ORDER = {
   fixtureSkipped: true,
   warnings: true,
   workspace: true,
+  family: true,
 } as const satisfies Record<keyof ReportResult, true>;
 
 // The check's own fields in suite-schema order (the README shows `kind, path, passed`), then the outcome.

@@ -1,6 +1,8 @@
 import type { BaselineSummary } from '../baseline/baseline-summary.js';
 import type { BaselineJudgement } from '../baseline/judge-cell.js';
 import type { CheckResult } from '../checks/types.js';
+import type { SweepRow } from '../families/sweep.js';
+import type { FamilyReport } from '../families/types.js';
 import type { CaseMeta } from '../suite/labels.js';
 import type { Scoreboard } from './scoreboard-model.js';
 
@@ -94,6 +96,8 @@ export interface CaseResult {
   warnings?: string[];
   /** Absolute path of the kept workspace (only with `keep`). */
   workspace?: string;
+  /** A generated family case: its tool calls against the ideal (see families/types.ts). */
+  family?: FamilyReport;
 }
 
 /** One row of the report: a case result and where its case came from. */
@@ -160,6 +164,8 @@ export interface Report {
   scoreboard?: Scoreboard;
   /** What the suites' baseline files said of this run; absent when no suite has one. */
   baseline?: BaselineSummary;
+  /** One row per (family, size, agent): present when the run had family cases (see families/sweep.ts). */
+  sweep?: SweepRow[];
 }
 
 /** A suite file that could not run, or not to the end. */

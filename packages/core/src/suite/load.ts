@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isBaselinePath, suitePathOf } from '../baseline/baseline-file.js';
+import { expandFamilies } from '../families/expand.js';
 import { invalidJsonError, readSuiteError, SuiteError, type SuiteOrigin } from './errors.js';
 import { checkFixtures } from './fixtures.js';
 import { findJsonSyntaxError } from './json-syntax.js';
@@ -69,7 +70,8 @@ function parse(source: string, origin: SuiteOrigin): Suite {
   }
   const result = validateFrom(data, origin, source);
   if (!result.ok) throw result.error;
-  return result.suite;
+  // Families become cases here, so that everything after loading sees cases only.
+  return expandFamilies(result.suite);
 }
 
 /** A SuiteError for text JSON.parse rejected, with the line and column an editor shows (1-based). */

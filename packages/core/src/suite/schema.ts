@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ALLOW_ENV_ENTRY_PATTERN, allowEnvProblem } from '../env/allow-env.js';
 import { envConstantNameProblem, envConstantValueProblem } from '../env/env-constants.js';
 import { ENV_NAME_PATTERN } from '../env/env-names.js';
+import { FamilySchema } from '../families/family-schema.js';
+import { type FamilyInstance, familyCaseId } from '../families/types.js';
 import { showRegex } from '../regex/show-regex.js';
 import { compiles } from './compiles.js';
 import {
@@ -323,8 +325,11 @@ export const CaseSchema = z
   })
   .strict();
 
-/** A case as written in a suite. */
-export type Case = z.infer<typeof CaseSchema>;
+/**
+ * A case as written in a suite, or one size of a family (`family` set), which loading a suite
+ * generates: a suite file cannot set `family` on a case of its own.
+ */
+export type Case = z.infer<typeof CaseSchema> & { family?: FamilyInstance };
 
 /** A gz-bench suite file. */
 export const SuiteSchema = z
@@ -338,10 +343,17 @@ export const SuiteSchema = z
     ...workdirSetting,
     ...labels,
     cases: z.array(CaseSchema),
+    families: z
+      .array(FamilySchema)
+      .optional()
+      .describe('Seeded, generated task families: each size becomes one case "<id> size <n>" after the cases.'),
   })
   .strict()
   .superRefine((suite, ctx) => {
     const seen = new Set<string>();
+    for (const { path, message } of familyIdProblems(suite.families ?? [], new Set(suite.cases.map((c) => c.id)))) {
+      ctx.addIssue({ code: 'custom', path, message });
+    }
     suite.cases.forEach((c, index) => {
       if (seen.has(c.id)) {
         ctx.addIssue({ code: 'custom', path: ['cases', index, 'id'], message: `duplicate case id "${c.id}"` });
@@ -363,6 +375,29 @@ export const SuiteSchema = z
     });
   })
   .describe('A gz-bench suite: declarative cases for benchmarking AI coding agents.');
+
+/** Families whose id repeats, or one of whose sizes names the same case as a case of the suite. */
+function familyIdProblems(
+  families: ReadonlyArray<{ id: string; sizes: number[] }>,
+  caseIds: ReadonlySet<string>,
+): Array<{ path: (string | number)[]; message: string }> {
+  const problems: Array<{ path: (string | number)[]; message: string }> = [];
+  const familyIds = new Set<string>();
+  families.forEach((family, index) => {
+    if (familyIds.has(family.id)) {
+      problems.push({ path: ['families', index, 'id'], message: `duplicate family id "${family.id}"` });
+    }
+    familyIds.add(family.id);
+    const clash = family.sizes.map((size) => familyCaseId(family.id, size)).find((id) => caseIds.has(id));
+    if (clash !== undefined) {
+      problems.push({
+        path: ['families', index, 'id'],
+        message: `family "${family.id}" generates case "${clash}", which the suite already has`,
+      });
+    }
+  });
+  return problems;
+}
 
 /** A validated suite. */
 export type Suite = z.infer<typeof SuiteSchema>;

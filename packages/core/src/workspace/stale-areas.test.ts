@@ -171,13 +171,14 @@ describe.runIf(linux)('cleanStaleAreas', () => {
       expect(existsSync(join(root, 'workspace', 'file'))).toBe(true);
   });
 
-  it('removes an area whose harness died before writing owner.json, and the cache and slot dirs of a dead run', async () => {
+  it('removes an area whose harness died before writing owner.json, and the cache, slot and tool-server dirs of a dead run', async () => {
     const dead = deadPid();
     const unfinished = await fakeArea(`${CASE_AREA_PREFIX}${dead}-12345-AbC123`, undefined);
     const cache = await fakeArea(`gz-bench-cache-${dead}-12345-XyZ789`, undefined);
     const slots = await fakeArea(`gz-bench-slots-${dead}-12345-SlOt42`, undefined);
+    const tools = await fakeArea(`gz-bench-tools-${dead}-12345-T0ols1`, undefined);
     const result = await cleanStaleAreas(parent);
-    expect(result.removed.sort()).toEqual([unfinished, cache, slots].sort());
+    expect(result.removed.sort()).toEqual([unfinished, cache, slots, tools].sort());
     expect(await readdir(parent)).toEqual([]);
   });
 
@@ -194,6 +195,7 @@ describe.runIf(linux)('cleanStaleAreas', () => {
       await fakeArea(`${CASE_AREA_PREFIX}${live}-Live01`, undefined),
       await fakeArea(`gz-bench-cache-${live}-Live02`, undefined),
       await fakeArea(`gz-bench-slots-${live}-Live03`, undefined),
+      await fakeArea(`gz-bench-tools-${live}-Live04`, undefined),
       // Shaped almost like ours: a user's own directories.
       await fakeArea('gz-bench-backup', undefined),
       await fakeArea(`gz-bench-${dead}-1-toolong7`, undefined),

@@ -7,6 +7,7 @@ import {
   type Report,
   renderJson,
   renderScoreboard,
+  renderSweep,
   renderTable,
 } from '@gz-bench/core';
 import { packageVersion } from '../node/package-version.js';
@@ -63,6 +64,7 @@ export async function printReport(report: Report, { json, write }: PrintOptions)
     const table = renderTable(report, { color });
     await write(report.results.length > 0 ? `\n${table}` : table);
     if (report.scoreboard !== undefined) await write(`\n${renderScoreboard(report.scoreboard, { color })}`);
+    if (report.sweep !== undefined) await write(`\n${renderSweep(report.sweep)}`);
   }
   const notRun = report.summary.notRun ?? 0;
   if (notRun > 0) {

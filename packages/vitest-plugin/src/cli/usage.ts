@@ -52,8 +52,9 @@ run       Run every case of the suites through Vitest and score it.
               not pass (or did not run), and report them with its passing ones
   --retry-errors [n]  run a trial again, up to n times (default 1), when it ends
               in an agent or harness error; honest failures are never retried
-  --markdown  write the Markdown scoreboard of a run with agents or trials to FILE
-              (also appended to $GITHUB_STEP_SUMMARY when set)
+  --markdown  write the Markdown scoreboard of a run with agents or trials, and
+              the sweep of a run with families, to FILE (also appended to
+              $GITHUB_STEP_SUMMARY when set)
   --logs      write the whole output of every command to log files below DIR
               (DIR/<suite file>/<case>/agent.log…); the report names them
 

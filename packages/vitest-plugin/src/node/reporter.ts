@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import {
   buildReport,
   buildScoreboard,
+  buildSweep,
   type CellRule,
   notRunResult,
   type Report,
@@ -11,8 +12,9 @@ import {
   renderProgressLine,
   renderScoreboard,
   renderScoreboardMarkdown,
+  renderSweep,
+  renderSweepMarkdown,
   renderTable,
-  type Scoreboard,
   summarizeBaseline,
 } from '@gz-bench/core';
 import type {
@@ -190,6 +192,8 @@ export class GzBenchReporter implements Reporter {
     });
     const baseline = summarizeBaseline(report.results, baselines.obsolete, baselines.written);
     if (baseline !== undefined) report.baseline = baseline;
+    const sweep = buildSweep(report.results);
+    if (sweep.length > 0) report.sweep = sweep;
     if (this.options.report !== false) {
       const path = resolve(vitest.config.root, this.options.report);
       await mkdir(dirname(path), { recursive: true });
@@ -199,13 +203,20 @@ export class GzBenchReporter implements Reporter {
     if (this.options.table && (report.results.length > 0 || errors.length > 0)) {
       vitest.logger.log(`\n${renderTable(report, { color: useColor() })}`);
     }
-    if (report.scoreboard !== undefined) await this.showScoreboard(vitest, report.scoreboard);
+    if (report.scoreboard !== undefined || report.sweep !== undefined) await this.showScoreboard(vitest, report);
   }
 
-  /** The scoreboard after the table, and as Markdown for a pull request. */
-  private async showScoreboard(vitest: Vitest, scoreboard: Scoreboard): Promise<void> {
-    if (this.options.table) vitest.logger.log(`\n${renderScoreboard(scoreboard, { color: useColor() })}`);
-    const markdown = renderScoreboardMarkdown(scoreboard);
+  /** The scoreboard and the family sweep after the table, and as Markdown for a pull request. */
+  private async showScoreboard(vitest: Vitest, report: Report): Promise<void> {
+    const { scoreboard, sweep } = report;
+    if (this.options.table && scoreboard !== undefined) {
+      vitest.logger.log(`\n${renderScoreboard(scoreboard, { color: useColor() })}`);
+    }
+    if (this.options.table && sweep !== undefined) vitest.logger.log(`\n${renderSweep(sweep)}`);
+    const markdown = [
+      ...(scoreboard === undefined ? [] : [renderScoreboardMarkdown(scoreboard)]),
+      ...(sweep === undefined ? [] : [renderSweepMarkdown(sweep)]),
+    ].join('\n');
     if (this.options.markdown) {
       const path = resolve(vitest.config.root, this.options.markdown);
       await mkdir(dirname(path), { recursive: true });

@@ -1,0 +1,34 @@
+import type { Case, Suite } from '../suite/schema.js';
+import { generateFamilyTask } from './generate.js';
+import { type FamilyInstance, familyCaseId } from './types.js';
+
+/**
+ * The suite with one case per size of each family after its own cases. A generated case carries its
+ * prompt and its `family` instance only: the runner regenerates the task, so that the hidden data
+ * never travels with the suite (into the generated test module, `vitest list`, the report).
+ */
+export function expandFamilies(suite: Suite): Suite {
+  if (suite.families === undefined || suite.families.length === 0) return suite;
+  const generated = suite.families.flatMap((family) =>
+    family.sizes.map((size): Case => {
+      const instance: FamilyInstance = {
+        id: family.id,
+        kind: family.kind,
+        seed: family.seed,
+        size,
+        ...(family.minConcurrency !== undefined && { minConcurrency: family.minConcurrency }),
+      };
+      return {
+        id: familyCaseId(family.id, size),
+        prompt: generateFamilyTask(instance).prompt,
+        checks: [],
+        family: instance,
+        ...(family.timeoutSec !== undefined && { timeoutSec: family.timeoutSec }),
+        ...(family.network !== undefined && { network: family.network }),
+        ...(family.tags !== undefined && { tags: family.tags }),
+        ...(family.meta !== undefined && { meta: family.meta }),
+      };
+    }),
+  );
+  return { ...suite, cases: [...suite.cases, ...generated] };
+}
