@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report } from '@gz-bench/core';
 import type { Result } from 'execa';
@@ -98,6 +98,29 @@ function junitCases(xml: string): Array<{ name: string; outcome: string | undefi
   );
 }
 
+/** Three suite files of one agent with three trials, so that a drop of a cell can be significant. */
+async function baselineProject(): Promise<{ dir: string; tmp: string; writeSuites: (aPass: string) => Promise<void> }> {
+  const p = await cleanup.project({});
+  const tmp = join(p.dir, 'tmp');
+  await mkdir(tmp);
+  const cmd = `${nodeCommand(agentPath('trial-log.mjs'), join(p.dir, 'agent.log'))} {{prompt}}`;
+  const files = pluginProjectFiles({ agents: { mine: cmd }, trials: 3 });
+  for (const [path, content] of Object.entries(files)) {
+    await writeFile(join(p.dir, path), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  await mkdir(join(p.dir, 'bench'));
+  const writeSuites = async (aPass: string) => {
+    const suites = {
+      'bench/a.bench.json': suite('alpha', [logCase('a-pass', aPass), logCase('a-flaky', 'fail-trial-2')]),
+      'bench/b.bench.json': suite('beta', [logCase('b-wrong', 'fail')]),
+      'bench/c.bench.json': suite('gamma', [logCase('c-pass', 'pass')]),
+    };
+    for (const [path, content] of Object.entries(suites)) await writeFile(join(p.dir, path), JSON.stringify(content));
+  };
+  await writeSuites('pass');
+  return { dir: p.dir, tmp, writeSuites };
+}
+
 describe('the CI recipe: shards in separate processes, then the merge', () => {
   it('merges three blob shards into the report of a single run, with the step summary and JUnit', async ({
     expect,
@@ -172,5 +195,46 @@ describe('the CI recipe: shards in separate processes, then the merge', () => {
     );
     await expectNothingLeft(expect, p.tmp, []);
     await expectNothingLeft(expect, single.tmp, []);
+  });
+  it('fails the merge job on a regression against the committed baselines, and only on one', async ({ expect }) => {
+    const { shardArgs, mergeArgs } = recipeCommands(await readFile(join(REPO_ROOT, 'docs/github-actions.yml'), 'utf8'));
+    const p = await baselineProject();
+    const env = { TMPDIR: p.tmp };
+    // What a repository commits: the baselines of a run, b-wrong a known failure, a-flaky 2 of 3.
+    const update = await runVitest(['run', '-u'], { cwd: p.dir, env, timeoutMs: 120_000 });
+    expect(update.exitCode, output(update)).toBe(0);
+    expect((await readdir(join(p.dir, 'bench'))).filter((name) => name.endsWith('.baseline.json')).sort()).toEqual([
+      'a.bench.baseline.json',
+      'b.bench.baseline.json',
+      'c.bench.baseline.json',
+    ]);
+
+    const shardsThenMerge = async () => {
+      await rm(join(p.dir, '.vitest-reports'), { recursive: true, force: true });
+      for (const shard of [1, 2, 3]) {
+        const result = await runVitest(shardArgs(shard), { cwd: p.dir, env, timeoutMs: 120_000 });
+        expect(result.exitCode === 0 || result.exitCode === 1, output(result)).toBe(true);
+      }
+      const merged = await runVitest(mergeArgs, { cwd: p.dir, env, timeoutMs: 120_000 });
+      const report = JSON.parse(await readFile(join(p.dir, REPORT), 'utf8')) as Report;
+      return { merged, report };
+    };
+
+    // The same agent again: a known failure and a flaky cell do not fail the job.
+    const same = await shardsThenMerge();
+    expect(same.merged.exitCode, output(same.merged)).toBe(0);
+    expect(same.report.baseline).toMatchObject({ knownFailures: 1, regressions: 0, improvements: 0 });
+    expect(same.report.summary.failed).toBeGreaterThan(0);
+
+    // The agent made worse on a-pass, on every trial: a significant drop, which fails the job.
+    await p.writeSuites('fail');
+    const worse = await shardsThenMerge();
+    expect(worse.merged.exitCode, output(worse.merged)).toBe(1);
+    expect(worse.report.baseline).toMatchObject({ knownFailures: 1, regressions: 1, improvements: 0 });
+    expect(worse.report.baseline?.changes).toEqual([
+      expect.objectContaining({ caseId: 'a-pass', agentName: 'mine', verdict: 'regression' }),
+    ]);
+    expect(output(worse.merged)).toContain('regressed against the baseline: 3/3 → 0/3');
+    await expectNothingLeft(expect, p.tmp, []);
   });
 });
