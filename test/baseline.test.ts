@@ -1,12 +1,15 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Report, ReportResult } from '@gz-bench/core';
+import { probeSandbox, type Report, type ReportResult } from '@gz-bench/core';
 import type { Result } from 'execa';
 import { describe, it } from 'vitest';
 import { cleanupAfterAll } from './support/cleanup.js';
 import { pluginProjectFiles } from './support/plugin-project.js';
 import { runCli, runVitest } from './support/run.js';
 import { sh } from './support/shell.js';
+
+// Without a working bubblewrap here, the runs use the one mode there is.
+const SANDBOXES = ['none', ...((await probeSandbox()).available ? ['bwrap'] : [])];
 
 // A suite with a committed baseline beside it, and an agent whose skill the test sets per case and
 // trial: it answers `ok` exactly to the prompts listed (with the trial) in its `skill` file, so every
@@ -120,7 +123,7 @@ describe('baselines through gz-bench run', () => {
       [0, 1],
       [1, 1],
     ]);
-    for (const sandbox of ['none', 'bwrap']) {
+    for (const sandbox of SANDBOXES) {
       const known = await run([], sandbox);
       expect(known.exitCode, output(known)).toBe(0);
       expect(String(known.stdout)).toMatch(/^baseline: 2 known failures, 2 as before$/m);

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type FamilyInstance, generateFamilyTask, type Report, type ReportResult } from '@gz-bench/core';
+import { type FamilyInstance, generateFamilyTask, probeSandbox, type Report, type ReportResult } from '@gz-bench/core';
 import type { Result } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterAll } from './support/cleanup.js';
@@ -15,6 +15,8 @@ import { runCli, runVitest } from './support/run.js';
 // leaves behind is seen.
 
 const cleanup = cleanupAfterAll();
+// Without a working bubblewrap here, the cases run in the one mode there is.
+const SANDBOXES = ['none', ...((await probeSandbox()).available ? ['bwrap'] : [])] as Array<'none' | 'bwrap'>;
 const SOLVER = agentPath('family-solver.mjs');
 const SNOOP = join(REPO_ROOT, 'test/families/snoop-agent.mjs');
 
@@ -69,7 +71,7 @@ const row = (report: Report, id: string): ReportResult => {
   return found;
 };
 
-describe.each(['none', 'bwrap'] as const)('families through the CLI, --sandbox %s', (sandbox) => {
+describe.each(SANDBOXES)('families through the CLI, --sandbox %s', (sandbox) => {
   it('a careful agent passes every size; calls, faults and concurrency are what it did', async ({ expect }) => {
     // Under bwrap without network too: the socket is a path on the read-only host, not an abstract one.
     const suite =
@@ -225,7 +227,7 @@ describe('sloppy agents fail where they should, with the reason', () => {
   );
 });
 
-describe.each(['none', 'bwrap'] as const)('families through the plugin, sandbox %s', (sandbox) => {
+describe.each(SANDBOXES)('families through the plugin, sandbox %s', (sandbox) => {
   it("-t '<family> size <n>$' runs exactly that size, and the sweep prints after the table", async ({ expect }) => {
     const temp = await cleanup.project({
       ...pluginProjectFiles({ cmd: `node '${SOLVER}'`, report: 'out/report.json', markdown: 'out/sweep.md', sandbox }),
@@ -253,6 +255,32 @@ describe.each(['none', 'bwrap'] as const)('families through the plugin, sandbox 
       '| chase | 10 | - | 10 | 10 | - | 1 | - | pass |',
     );
   }, 120_000);
+});
+
+describe('gz-bench check-suite on families', () => {
+  it('proves every size: a no-op agent fails it, its reference solution passes it, in each sandbox mode', async ({
+    expect,
+  }) => {
+    const suite = {
+      ...SUITE,
+      families: SUITE.families.map((family) => ({ ...family, sizes: family.sizes.slice(0, 2) })),
+    };
+    const temp = await cleanup.project({ 'families.bench.json': suite });
+    const tmp = join(temp.dir, 'tmp');
+    await mkdir(tmp);
+    for (const sandbox of SANDBOXES) {
+      const result = await runCli(['check-suite', 'families.bench.json', '--sandbox', sandbox], {
+        cwd: temp.dir,
+        env: { TMPDIR: tmp },
+        timeoutMs: 240_000,
+      });
+      expect(result.exitCode, output(result)).toBe(0);
+      expect(String(result.stdout), output(result)).toContain(
+        'all 6 cases fail with a no-op agent and pass with their own solution',
+      );
+    }
+    expect(await readdir(tmp)).toEqual([]);
+  }, 300_000);
 });
 
 describe('generated files', () => {

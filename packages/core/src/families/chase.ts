@@ -2,7 +2,7 @@ import type { FamilyScore, FamilyTask, Responder } from './task.js';
 import { maxConcurrency } from './task.js';
 import { TokenSource } from './tokens.js';
 import { toolScript } from './tool-scripts.js';
-import type { FamilyInstance, FamilyReport, ToolCall } from './types.js';
+import { EXIT_CODES, type FamilyInstance, type FamilyReport, type ToolCall } from './types.js';
 
 // The chase behind pointerChase and faultRecovery: hop i's key, given to `follow`, reveals hop i+1's
 // key and fragment i of the secret. The secret is the fragments joined in hop order.
@@ -52,10 +52,27 @@ export function chaseTask(instance: FamilyInstance): FamilyTask {
     answerFile: ANSWER_FILE,
     holdMs: 0,
     idealCalls: length + faultHops.length,
+    solution: [chaseSolution(first)],
     hidden,
     createResponder: () => chaseResponder(hidden),
     score: (answer, calls) => scoreChase(instance, hidden, answer, calls),
   };
+}
+
+/** Follows the chain from its first key, calling again after a transient fault, and writes the answer. */
+function chaseSolution(first: string): string {
+  return [
+    // Keys are drawn from letters and digits: the first is safe as a word of the shell.
+    `key=${first}; answer=''`,
+    `while [ "$key" != ${END_OF_CHAIN} ]; do`,
+    '  reply=$(./tools/follow "$key"); status=$?',
+    `  if [ "$status" -eq ${EXIT_CODES.fault} ]; then continue; fi`,
+    '  [ "$status" -eq 0 ] || exit "$status"',
+    `  answer="$answer$(printf '%s\\n' "$reply" | sed -n 's/^fragment: //p')"`,
+    `  key=$(printf '%s\\n' "$reply" | sed -n 's/^next: //p')`,
+    'done',
+    `printf '%s\\n' "$answer" > ${ANSWER_FILE}`,
+  ].join('\n');
 }
 
 function chasePrompt(length: number, first: string, faulty: boolean): string {
@@ -63,7 +80,9 @@ function chasePrompt(length: number, first: string, faulty: boolean): string {
     `Follow a chain of ${length} keys with the tool ./tools/follow, starting with: ./tools/follow ${first}`,
     `Each call prints two lines, "next: KEY" and "fragment: TEXT". Call ./tools/follow with each next key in turn until a call prints "next: ${END_OF_CHAIN}".`,
     ...(faulty
-      ? ['The tool sometimes fails with a transient error (exit code 75): then call it again with the same key.']
+      ? [
+          `The tool sometimes fails with a transient error (exit code ${EXIT_CODES.fault}): then call it again with the same key.`,
+        ]
       : []),
     `Then write every fragment, in the order the calls gave them and with nothing between them, to ${ANSWER_FILE}.`,
   ];

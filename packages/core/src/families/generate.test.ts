@@ -54,22 +54,22 @@ describe('generated families', () => {
     expect(task.idealCalls).toBe(16);
   });
 
-  it('shows the agent the first key only: no other key and no fragment is in the prompt or the files', () => {
+  it('shows the agent the first key only: no other key and no fragment is in the prompt, the files or the reference solution', () => {
     for (const kind of ['pointerChase', 'faultRecovery'] as const) {
       const task = generateFamilyTask(instance(kind, 11, 25));
       const hidden = task.hidden as ChaseHidden;
-      const visible = task.prompt + Object.values(task.files).join('');
+      const visible = task.prompt + Object.values(task.files).join('') + task.solution.join('\n');
       expect(visible).toContain(hidden.hops[0]?.key);
       for (const hop of hidden.hops.slice(1)) expect(visible).not.toContain(hop.key);
       for (const hop of hidden.hops) expect(visible).not.toContain(hop.fragment);
     }
   });
 
-  it('lists every lookup id in ids.txt and none of their values', () => {
+  it('lists every lookup id in ids.txt and none of their values, nor does the reference solution', () => {
     const task = generateFamilyTask(instance('parallelLookup', 5, 30));
     const { entries } = task.hidden as LookupHidden;
     expect(task.files['ids.txt']).toBe(`${entries.map((entry) => entry.id).join('\n')}\n`);
-    const visible = task.prompt + Object.values(task.files).join('');
+    const visible = task.prompt + Object.values(task.files).join('') + task.solution.join('\n');
     for (const entry of entries) expect(visible).not.toContain(entry.value);
   });
 

@@ -11,6 +11,8 @@ const ID_LENGTH = 6;
 const VALUE_LENGTH = 8;
 const IDS_FILE = 'ids.txt';
 const ANSWER_FILE = 'values.txt';
+/** Lookups in flight at once in the reference solution, unless the family asks for more. */
+const SOLUTION_IN_FLIGHT = 8;
 /**
  * What the server holds each lookup for: long beside the start of a tool process on a busy machine,
  * so that calls started together overlap in the log, and short enough that 100 lookups one by one
@@ -41,10 +43,18 @@ export function lookupTask(instance: FamilyInstance): FamilyTask {
     answerFile: ANSWER_FILE,
     holdMs: LOOKUP_HOLD_MS,
     idealCalls: instance.size,
+    solution: [lookupSolution(instance.minConcurrency)],
     hidden,
     createResponder: () => lookupResponder(hidden),
     score: (answer, calls) => scoreLookup(instance, hidden, answer, calls),
   };
+}
+
+/** Looks every id up, several at once, and writes the answer: each line is one write, so lines never mix. */
+function lookupSolution(minConcurrency: number | undefined): string {
+  const inFlight = Math.max(SOLUTION_IN_FLIGHT, minConcurrency ?? 0);
+  const one = `printf "%s=%s\\n" "$1" "$(./tools/lookup "$1" | sed -n "s/^value: //p")"`;
+  return `xargs -P ${inFlight} -n 1 sh -c '${one}' lookup < ${IDS_FILE} > ${ANSWER_FILE}`;
 }
 
 function lookupPrompt(size: number): string {

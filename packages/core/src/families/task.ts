@@ -29,6 +29,11 @@ export interface FamilyTask {
   /** How long the server holds each call before it answers, so that parallel calls overlap measurably. */
   holdMs: number;
   idealCalls: number;
+  /**
+   * Shell lines that solve the task as a careful agent would, from what any agent sees (the prompt,
+   * the workspace files), never from the hidden data: the case's `solution` for `gz-bench check-suite`.
+   */
+  solution: string[];
   /** The hidden data, for determinism tests: never written anywhere the agent can read. */
   hidden: unknown;
   createResponder(): Responder;

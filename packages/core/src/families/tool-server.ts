@@ -5,7 +5,7 @@ import { trackWorkspace } from '../process/exit-cleanup.js';
 import { createOwnedDir } from '../workspace/owned-dirs.js';
 import { removeTree } from '../workspace/remove-tree.js';
 import type { FamilyTask, ToolReply } from './task.js';
-import type { ReplyKind, ToolCall } from './types.js';
+import { EXIT_CODES, type ToolCall } from './types.js';
 
 // One server per family case, in the harness's process: the task's data lives in its memory only, and
 // its call log is the one record of what the agent did with the tool. Its socket is in a directory of
@@ -21,8 +21,6 @@ const MAX_LOGGED_CALLS = 100_000;
 /** Connections open at once, and how long one may stay silent: idle connections cannot use up the harness's files. */
 const MAX_CONNECTIONS = 256;
 const IDLE_TIMEOUT_MS = 10_000;
-
-const EXIT_CODES: Record<ReplyKind, number> = { ok: 0, error: 1, fault: 75 };
 
 /** A running tool server of one case. */
 export interface ToolServer {

@@ -25,6 +25,9 @@ export interface FamilyInstance {
 /** How one tool call ended, as the server replied. */
 export type ReplyKind = 'ok' | 'fault' | 'error';
 
+/** What a tool exits with for each kind of reply: 75 (EX_TEMPFAIL) says call again. */
+export const EXIT_CODES: Record<ReplyKind, number> = { ok: 0, error: 1, fault: 75 };
+
 /** One tool call as the harness's tool server saw it. Times are ms since the server started. */
 export interface ToolCall {
   tool: string;
