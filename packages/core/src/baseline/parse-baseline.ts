@@ -1,4 +1,4 @@
-import type { Outcome } from '../report/model.js';
+import { OUTCOMES, type Outcome } from '../report/model.js';
 import { type CellRule, parseCellRule } from '../stats/cell-rule.js';
 import { BASELINE_VERSION, type Baseline, type BaselineCases, type BaselineEntry, setOwn } from './baseline-file.js';
 
@@ -7,17 +7,6 @@ export class BaselineError extends Error {
   override readonly name = 'BaselineError';
   readonly code = 'GZ_BENCH_INVALID_BASELINE';
 }
-
-const OUTCOMES: readonly Outcome[] = [
-  'passed',
-  'failed',
-  'timedOut',
-  'tampered',
-  'agentError',
-  'overBudget',
-  'harnessError',
-  'notRun',
-];
 
 const TOP_KEYS = new Set(['$comment', 'gzBenchBaseline', 'passRule', 'cases', 'agents']);
 
@@ -84,7 +73,8 @@ function readEntry(value: unknown, where: string, fail: (where: string, problem:
   const entry: BaselineEntry = { passes: passes as number, trials: trials as number };
   if (entry.passes > entry.trials) fail(`${where}.passes`, `${entry.passes} passes of ${entry.trials} trials`);
   if (outcome !== undefined) {
-    if (!OUTCOMES.includes(outcome as Outcome)) fail(`${where}.outcome`, `unknown outcome ${JSON.stringify(outcome)}`);
+    if (!(OUTCOMES as readonly string[]).includes(outcome as string))
+      fail(`${where}.outcome`, `unknown outcome ${JSON.stringify(outcome)}`);
     if ((outcome === 'passed') !== (entry.passes === 1) || entry.trials !== 1) {
       fail(
         `${where}.outcome`,

@@ -1,4 +1,4 @@
-import type { Outcome } from '../report/model.js';
+import { OUTCOMES, type Outcome } from '../report/model.js';
 import { type CellRule, cellPasses } from '../stats/cell-rule.js';
 import type { CellName, CellTally, ErrorCounts, ErrorOutcome, SideTotals } from './model.js';
 import type { ComparedRow } from './report-schema.js';
@@ -14,16 +14,7 @@ const ERROR_OUTCOMES = {
   notRun: true,
 } as const satisfies Record<ErrorOutcome, true>;
 
-const KNOWN_OUTCOMES = new Set<string>([
-  'passed',
-  'failed',
-  'timedOut',
-  'tampered',
-  'agentError',
-  'overBudget',
-  'harnessError',
-  'notRun',
-] satisfies Outcome[]);
+const KNOWN_OUTCOMES = new Set<string>(OUTCOMES);
 
 /** One side's cells and sums, in one pass over its rows. */
 export interface SideTally {

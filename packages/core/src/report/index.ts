@@ -1,5 +1,6 @@
 export { buildReport } from './build-report.js';
 export type * from './model.js';
+export { OUTCOMES } from './model.js';
 export { notRunResult, type PlannedCase } from './not-run.js';
 export { renderJson } from './render-json.js';
 export { renderMarkdown } from './render-markdown.js';

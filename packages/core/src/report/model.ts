@@ -22,15 +22,19 @@ export type FailedStep = 'setup' | 'agent' | 'tamper' | 'check' | 'harness';
  *   itself could not (a bad temp dir, a vanished fixture).
  * - `notRun`: the trial was planned but has no result (its worker died, the run was cancelled).
  */
-export type Outcome =
-  | 'passed'
-  | 'failed'
-  | 'timedOut'
-  | 'tampered'
-  | 'agentError'
-  | 'overBudget'
-  | 'harnessError'
-  | 'notRun';
+export const OUTCOMES = [
+  'passed',
+  'failed',
+  'timedOut',
+  'tampered',
+  'agentError',
+  'overBudget',
+  'harnessError',
+  'notRun',
+] as const;
+
+/** One of `OUTCOMES`. */
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** What an agent reported of its own work, read from its whole stdout. Absent fields were not reported. */
 export interface Usage {

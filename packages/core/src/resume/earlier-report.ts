@@ -1,22 +1,11 @@
 import * as z from 'zod';
-import type { ReportResult } from '../report/model.js';
+import { OUTCOMES, type ReportResult } from '../report/model.js';
 
 /** Raised for an earlier report that cannot be read back: not JSON, or not a gz-bench report. */
 export class EarlierReportError extends Error {
   readonly code = 'GZ_BENCH_INVALID_EARLIER_REPORT';
   override name = 'EarlierReportError';
 }
-
-const OUTCOMES = [
-  'passed',
-  'failed',
-  'timedOut',
-  'tampered',
-  'agentError',
-  'overBudget',
-  'harnessError',
-  'notRun',
-] as const;
 
 // What a resume relies on in each row; every other field is kept as it was written (a newer
 // producer's fields included), since the merged report carries the earlier passing rows whole.
