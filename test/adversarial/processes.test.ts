@@ -273,7 +273,14 @@ describe.concurrent('adversarial: environment and processes', () => {
       // parent die and runs its exit handlers, then killed.
       const harnessPids = [harness.pid as number, ...(await descendants(harness.pid as number, where.tmp))];
       expect(harnessPids.length).toBeGreaterThanOrEqual(2);
-      for (const pid of harnessPids) process.kill(pid, 'SIGSTOP');
+      for (const pid of harnessPids) {
+        // A short-lived child (a probe, a `git`) may have ended since it was listed: nothing to stop.
+        try {
+          process.kill(pid, 'SIGSTOP');
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+        }
+      }
       for (const pid of harnessPids) killQuietly(pid);
       expect((await harness).signal).toBe('SIGKILL');
       expect(await waitUntilEnded(harnessPids)).toEqual([]);

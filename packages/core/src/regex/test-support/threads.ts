@@ -35,3 +35,16 @@ export async function busiestOtherThread(sampleMs = 300): Promise<number | undef
 export async function threadExists(tid: number): Promise<boolean> {
   return (await readdir('/proc/self/task')).includes(String(tid));
 }
+
+/**
+ * Whether the thread is gone within `ms`: the kernel lists a thread a moment after Node has let go of
+ * it, so a check made at the very instant a termination resolved can still find it.
+ */
+export async function threadGoneWithin(tid: number, ms: number): Promise<boolean> {
+  const deadline = performance.now() + ms;
+  while (await threadExists(tid)) {
+    if (performance.now() > deadline) return false;
+    await delay(20);
+  }
+  return true;
+}
