@@ -1,5 +1,5 @@
 import type { FamilyScore, FamilyTask, Responder } from './task.js';
-import { maxConcurrency } from './task.js';
+import { reportedCalls } from './task.js';
 import { TokenSource } from './tokens.js';
 import { toolScript } from './tool-scripts.js';
 import { EXIT_CODES, type FamilyInstance, type FamilyReport, type ToolCall } from './types.js';
@@ -149,14 +149,9 @@ function scoreChase(
   const progress = progressOf(hidden, calls);
   const total = hidden.hops.length;
   const report: FamilyReport = {
-    id: instance.id,
-    kind: instance.kind,
-    seed: instance.seed,
-    size: instance.size,
-    calls: calls.length,
+    ...reportedCalls(instance, calls),
     idealCalls: total + hidden.faultHops.length,
     ...(instance.kind === 'faultRecovery' && { faults: progress.faults, faultsRecovered: progress.faultsRecovered }),
-    maxConcurrency: maxConcurrency(calls),
   };
   const failure = chaseFailure(hidden, progress, answer?.trim());
   return { report, ...(failure !== undefined && { failure }) };

@@ -1,5 +1,5 @@
 import type { FamilyScore, FamilyTask, Responder } from './task.js';
-import { maxConcurrency } from './task.js';
+import { reportedCalls } from './task.js';
 import { TokenSource } from './tokens.js';
 import { toolScript } from './tool-scripts.js';
 import type { FamilyInstance, FamilyReport, ToolCall } from './types.js';
@@ -94,18 +94,12 @@ function scoreLookup(
 ): FamilyScore {
   const lookedUp = new Set(calls.flatMap((call) => (call.reply === 'ok' ? [call.arg] : [])));
   const notLookedUp = hidden.entries.filter((entry) => !lookedUp.has(entry.id));
-  const inFlight = maxConcurrency(calls);
   const report: FamilyReport = {
-    id: instance.id,
-    kind: instance.kind,
-    seed: instance.seed,
-    size: instance.size,
-    calls: calls.length,
+    ...reportedCalls(instance, calls),
     idealCalls: instance.size,
-    maxConcurrency: inFlight,
     allRetrieved: notLookedUp.length === 0,
   };
-  const failure = lookupFailure(instance, hidden, notLookedUp, inFlight, answer);
+  const failure = lookupFailure(instance, hidden, notLookedUp, report.maxConcurrency, answer);
   return { report, ...(failure !== undefined && { failure }) };
 }
 

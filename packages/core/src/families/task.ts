@@ -57,3 +57,18 @@ export function maxConcurrency(calls: readonly ToolCall[]): number {
   }
   return most;
 }
+
+/** What every family reports of a case: which instance it was, the calls the server logged and how many ran at once. */
+export function reportedCalls(
+  instance: FamilyInstance,
+  calls: readonly ToolCall[],
+): Pick<FamilyReport, 'id' | 'kind' | 'seed' | 'size' | 'calls' | 'maxConcurrency'> {
+  return {
+    id: instance.id,
+    kind: instance.kind,
+    seed: instance.seed,
+    size: instance.size,
+    calls: calls.length,
+    maxConcurrency: maxConcurrency(calls),
+  };
+}
