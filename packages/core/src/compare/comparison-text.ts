@@ -112,6 +112,16 @@ export function errorCounts(comparison: Comparison): TextTable {
   };
 }
 
+/** The sections of a comparison, in the order both renderings show them; empty ones are for the renderer to leave out. */
+export function comparisonTables(comparison: Comparison, label: CellLabeler): TextTable[] {
+  return [
+    changedCells(comparison, label),
+    oneSidedCells(comparison, label),
+    errorCounts(comparison),
+    deltaTable(comparison),
+  ];
+}
+
 /** Duration, tokens and cost: all agents, then each agent when there are several. */
 export function deltaTable(comparison: Comparison): TextTable {
   const rows = [['all', ...deltaCells(comparison.deltas)]];

@@ -1,16 +1,7 @@
 import { escapeMarkdown } from '../report/render-markdown.js';
 import { singleLine } from '../report/rows.js';
 import { labeler } from './build-comparison.js';
-import {
-  changedCells,
-  deltaTable,
-  errorCounts,
-  headline,
-  oneSidedCells,
-  pairedText,
-  ruleLine,
-  type TextTable,
-} from './comparison-text.js';
+import { comparisonTables, headline, pairedText, ruleLine, type TextTable } from './comparison-text.js';
 import type { Comparison } from './model.js';
 
 /** Rows a table of a pull-request comment shows; GitHub refuses comments over 65,536 characters. */
@@ -41,12 +32,7 @@ export function renderComparisonMarkdown(comparison: Comparison): string {
   }
   if (comparison.agents.length === 0) lines.push(escapeMarkdown(comparison.reason));
   lines.push('');
-  for (const table of [
-    changedCells(comparison, label),
-    oneSidedCells(comparison, label),
-    errorCounts(comparison),
-    deltaTable(comparison),
-  ]) {
+  for (const table of comparisonTables(comparison, label)) {
     if (table.rows.length === 0 && table.note === undefined) continue;
     lines.push(`### ${table.title}`, '');
     if (table.rows.length > 0) lines.push(...markdownTable(table), '');

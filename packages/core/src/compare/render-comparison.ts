@@ -1,16 +1,6 @@
 import { visibleWidth } from '../report/rows.js';
 import { labeler } from './build-comparison.js';
-import {
-  agentLines,
-  changedCells,
-  deltaTable,
-  errorCounts,
-  headline,
-  oneSidedCells,
-  overallLine,
-  ruleLine,
-  type TextTable,
-} from './comparison-text.js';
+import { agentLines, comparisonTables, headline, overallLine, ruleLine, type TextTable } from './comparison-text.js';
 import type { Comparison, ComparisonVerdict } from './model.js';
 
 /** Options of `renderComparison`. */
@@ -40,12 +30,7 @@ export function renderComparison(comparison: Comparison, options: ComparisonRend
   const color = options.color ?? false;
   const label = labeler([...comparison.cells, ...comparison.newCells, ...comparison.removedCells]);
   const lines = [headline(comparison), ruleLine(comparison), ''];
-  for (const table of [
-    changedCells(comparison, label),
-    oneSidedCells(comparison, label),
-    errorCounts(comparison),
-    deltaTable(comparison),
-  ]) {
+  for (const table of comparisonTables(comparison, label)) {
     if (table.rows.length === 0 && table.note === undefined) continue;
     lines.push(`${table.title}:`, ...(table.rows.length > 0 ? tableLines(table) : []));
     if (table.note !== undefined) lines.push(table.note);
