@@ -35,6 +35,7 @@ to pass. Run it yourself after \`pnpm install\`:
 \`\`\`sh
 pnpm perf            # about 5 minutes on 2 cores; prints the table and rewrites docs/performance.md
 pnpm perf --quick    # one run of each measurement instead of several
+pnpm perf --only=2,4 # only the concurrency and memory rows; prints them, leaves this document alone
 \`\`\`
 
 \`GZ_BENCH_PERF_OUT=path\` writes the document elsewhere, and \`GZ_BENCH_PERF_SCALE=0.1\` scales every
@@ -61,8 +62,12 @@ processes took during the run (the machine's busy time less this run's own).
   1.5 shows, for information, how much of that start-up is Vitest's own: \`vitest run\` of one
   empty test in a project of its own, against \`node\` running an empty script.
 - **2.x Concurrency.** Cases that run \`sleep 1\`, spread over 8 suite files, run by one
-  \`gz-bench run … --concurrency n --sandbox none\`; the whole command's wall time against the ideal
-  ceil(cases / n) × 1 s. Where the CLI refuses the flag the row says so.
+  \`gz-bench run … --concurrency n --sandbox none\`, against the ideal ceil(cases / n) × 1 s. The
+  figure is the span of the cases: from the first agent's start to the last agent's end, as each agent
+  notes them (\`date +%s%N\` appended to a file before and after its \`sleep 1\`). The fixed start-up
+  before the first case is row 1.2's, and is left out here: with any start-up at all the whole run
+  could not meet 1.15× of 4 s. The whole command's wall time is shown beside the span. Where the CLI
+  refuses the flag the row says so.
 - **3.x Fixture copies.** A deterministic tree of 5,000 files and 50 MiB (sizes from bytes to hundreds of
   KiB, directories up to 8 deep) in the temp dir, copied by core's \`copyFixture\` (what a case does for
   its \`repo\`) against \`cp -r\` of the same tree, each after one untimed copy so both read from the page

@@ -252,6 +252,11 @@ export async function runVitest(
         exclude: [],
         watch: false,
         passWithNoTests: true,
+        // A worker runs one suite file after another in one process, instead of a new process per
+        // file: each costs a Node start-up and gz-bench's import (CPU that the next file's cases wait
+        // for on a busy machine) and its memory. Suite modules are data; the runtime's state is per
+        // worker by design (its guardian, sandbox probe and slot client).
+        isolate: false,
         reporters: ['default'],
         ...(testNamePattern !== undefined && { testNamePattern }),
         ...(tagsFilter !== undefined && { tagsFilter }),

@@ -36,10 +36,10 @@ import {
   suiteDataId,
   suiteVersion,
 } from './suite-data-module.js';
-import { findSuiteTags, missingTags } from './suite-tags.js';
+import { missingTags, scanSuites } from './suite-tags.js';
 import { skipViteJsonFor } from './vite-json-compat.js';
 import { sizeWorkerHeap } from './worker-heap.js';
-import { countSuiteFiles, sizeWorkersFor } from './worker-sizing.js';
+import { sizeWorkersFor, trialsPerFile } from './worker-sizing.js';
 
 /** Where suites are not looked for when the config names no `exclude` (as Vitest's own default). */
 const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
@@ -115,12 +115,12 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
     enforce: 'pre',
     async config(userConfig) {
       // The suites' tags, defined here so that --list-tags, static parsing and the IDE see them too.
-      const names = await findSuiteTags(
+      const scan = await scanSuites(
         userConfig.root ?? process.cwd(),
         options.include,
         userConfig.test?.exclude ?? DEFAULT_EXCLUDE,
       );
-      const tags = missingTags(names, userConfig.test?.tags);
+      const tags = missingTags(scan.tags, userConfig.test?.tags);
       return { test: { server: { deps: { external: ownPackageFiles() } }, ...(tags.length > 0 && { tags }) } };
     },
     configResolved(config) {
@@ -159,15 +159,19 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       // A wide include (`bench/**/*.json`) matches the baseline files beside the suites: they are no test files.
       if (!project.config.exclude.includes(BASELINE_GLOB)) project.config.exclude.push(BASELINE_GLOB);
       // For suites the config hook did not see (a project of its own root, a config built without it).
-      const names = await findSuiteTags(project.config.root, options.include, project.config.exclude);
-      project.config.tags.push(...missingTags(names, project.config.tags));
+      const scan = await scanSuites(project.config.root, options.include, project.config.exclude);
+      project.config.tags.push(...missingTags(scan.tags, project.config.tags));
       // A merge run only reports: it runs no case, and needs no slots.
       const slots = vitest.config.mergeReports ? undefined : await runSlots(vitest, slotLimits(options));
       const earlier: EarlierRun | undefined = vitest.config.mergeReports
         ? undefined
         : await loadEarlierRun(vitest, project.config, options);
-      const suiteFiles = await countSuiteFiles(project.config.root, options.include, project.config.exclude);
-      sizeWorkersFor(vitest, project, options.concurrency, suiteFiles);
+      sizeWorkersFor(
+        vitest,
+        project,
+        options.concurrency,
+        trialsPerFile(scan.casesPerFile, options, vitest.config, earlier !== undefined),
+      );
       sizeWorkerHeap(project);
       project.provide(PROVIDE_KEY, {
         cmd: options.cmd,

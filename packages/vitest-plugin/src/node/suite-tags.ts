@@ -14,23 +14,31 @@ export interface TagDefinition {
 // Vitest fails collection on a tag it has no definition of (even with --no-strict-tags), and users
 // should not have to repeat their suites' tags in their config: the plugin defines them.
 
-const scans = new Map<string, Promise<string[]>>();
+/** What the plugin reads of the suites before Vitest collects them. */
+export interface SuiteScan {
+  /** Every tag the suites carry. */
+  tags: string[];
+  /** The number of cases of each suite file (families expanded); 0 for a suite that does not load. */
+  casesPerFile: number[];
+}
+
+const scans = new Map<string, Promise<SuiteScan>>();
 
 /**
- * Every tag carried by the suites that `include` matches under `root`, read once per root and globs.
- * A suite that does not load carries none: its test module reports why it does not load.
+ * The suites that `include` matches under `root`, read once per root and globs. A suite that does
+ * not load carries no tag and no case: its test module reports why it does not load.
  */
-export function findSuiteTags(root: string, include: readonly string[], exclude: readonly string[]): Promise<string[]> {
+export function scanSuites(root: string, include: readonly string[], exclude: readonly string[]): Promise<SuiteScan> {
   const key = JSON.stringify([resolve(root), include, exclude]);
   let scan = scans.get(key);
   if (scan === undefined) {
-    scan = scanSuiteTags(resolve(root), include, exclude);
+    scan = readSuites(resolve(root), include, exclude);
     scans.set(key, scan);
   }
   return scan;
 }
 
-async function scanSuiteTags(root: string, include: readonly string[], exclude: readonly string[]): Promise<string[]> {
+async function readSuites(root: string, include: readonly string[], exclude: readonly string[]): Promise<SuiteScan> {
   const files = await glob([...include], {
     cwd: root,
     ignore: [...exclude],
@@ -39,14 +47,18 @@ async function scanSuiteTags(root: string, include: readonly string[], exclude: 
     absolute: true,
   });
   const names = new Set<string>();
+  const casesPerFile: number[] = [];
   for (const file of files.sort()) {
     try {
-      for (const name of suiteTagNames((await loadSuite(file)).suite)) names.add(name);
+      const { suite } = await loadSuite(file);
+      for (const name of suiteTagNames(suite)) names.add(name);
+      casesPerFile.push(suite.cases.length);
     } catch {
       // An invalid suite: its own module fails with the reason.
+      casesPerFile.push(0);
     }
   }
-  return [...names];
+  return { tags: [...names], casesPerFile };
 }
 
 /** Definitions of the tags in `names` that `declared` lacks, in the order of `names`. */

@@ -8,16 +8,17 @@ function project(pool: string, execArgv: string[] = []) {
 }
 
 const FLAG = `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`;
+const SIZE = '--optimize-for-size';
 
 describe('sizeWorkerHeap', () => {
-  it('caps the young generation of fork workers, once however often it is asked', () => {
+  it('caps the young generation of fork workers and sizes their heap for memory, once however often it is asked', () => {
     const forks = project('forks', ['--conditions=dev']);
     sizeWorkerHeap(forks, '');
     sizeWorkerHeap(forks, '');
-    expect(forks.config.execArgv).toEqual(['--conditions=dev', FLAG]);
+    expect(forks.config.execArgv).toEqual(['--conditions=dev', FLAG, SIZE]);
     const vmForks = project('vmForks');
     sizeWorkerHeap(vmForks, undefined);
-    expect(vmForks.config.execArgv).toEqual([FLAG]);
+    expect(vmForks.config.execArgv).toEqual([FLAG, SIZE]);
   });
 
   it('leaves worker threads alone: they refuse V8 flags in execArgv', () => {
@@ -31,12 +32,23 @@ describe('sizeWorkerHeap', () => {
   it('leaves a young generation the user sized, in execArgv or NODE_OPTIONS', () => {
     const own = project('forks', ['--max-semi-space-size=8']);
     sizeWorkerHeap(own, '');
-    expect(own.config.execArgv).toEqual(['--max-semi-space-size=8']);
+    expect(own.config.execArgv).toEqual(['--max-semi-space-size=8', SIZE]);
     const underscored = project('forks', ['--max_semi_space_size=4']);
     sizeWorkerHeap(underscored, '');
-    expect(underscored.config.execArgv).toEqual(['--max_semi_space_size=4']);
+    expect(underscored.config.execArgv).toEqual(['--max_semi_space_size=4', SIZE]);
     const fromEnv = project('forks');
     sizeWorkerHeap(fromEnv, '--enable-source-maps --max-semi-space-size=16');
-    expect(fromEnv.config.execArgv).toEqual([]);
+    expect(fromEnv.config.execArgv).toEqual([SIZE]);
+  });
+
+  it('leaves the sizing alone where the user chose it either way', () => {
+    for (const flag of ['--optimize-for-size', '--no-optimize-for-size', '--optimize_for_size']) {
+      const own = project('forks', [flag]);
+      sizeWorkerHeap(own, '');
+      expect(own.config.execArgv).toEqual([flag, FLAG]);
+      const fromEnv = project('forks');
+      sizeWorkerHeap(fromEnv, flag);
+      expect(fromEnv.config.execArgv).toEqual([FLAG]);
+    }
   });
 });

@@ -192,12 +192,18 @@ function findAgent(options: WorkerOptions | undefined, name: string): AgentDefin
   return options?.agents?.find((agent) => agent.name === name);
 }
 
-let sandboxOfWorker: Promise<ResolvedSandbox> | undefined;
+// A worker may run the files of several projects one after another (the gz-bench CLI does not
+// isolate them), and projects may ask for different sandboxes.
+const sandboxesOfWorker = new Map<WorkerOptions['sandbox'], Promise<ResolvedSandbox>>();
 
-/** The sandbox of this worker's cases, probed once per worker process. */
+/** The sandbox of this worker's cases, probed once per worker process and mode. */
 function workerSandbox(options: WorkerOptions): Promise<ResolvedSandbox> {
-  sandboxOfWorker ??= resolveSandbox(options.sandbox);
-  return sandboxOfWorker;
+  let sandbox = sandboxesOfWorker.get(options.sandbox);
+  if (sandbox === undefined) {
+    sandbox = resolveSandbox(options.sandbox);
+    sandboxesOfWorker.set(options.sandbox, sandbox);
+  }
+  return sandbox;
 }
 
 /** An error whose only frame is the case in the suite file, so Vitest shows the case's JSON as the code frame. */
