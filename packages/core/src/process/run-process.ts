@@ -8,6 +8,7 @@ import { trackProcessGroup } from './exit-cleanup.js';
 import { childrenMarked, groupRunsBeyond, signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
 import { INIT_NAME } from './namespace-init.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, OutputBuffer } from './output-buffer.js';
+import { outputConsumed } from './output-garbage.js';
 import { OutputLogWriter } from './output-log.js';
 import { killAndAwait, readSandboxInit, SANDBOX_INFO_FD } from './sandbox-init.js';
 import type { DiskLimit, LimitExceeded, ProcessResult, RunProcessOptions } from './types.js';
@@ -314,6 +315,7 @@ function collectInto(
         log?.write(chunk);
         alsoTo?.write(chunk);
         onAppend();
+        outputConsumed(chunk.length);
       });
       // An error (e.g. from destroy) ends collection; the result reports what arrived until then.
       stream.on('error', () => resolve());

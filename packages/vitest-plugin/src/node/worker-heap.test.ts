@@ -9,16 +9,17 @@ function project(pool: string, execArgv: string[] = []) {
 
 const FLAG = `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`;
 const SIZE = '--optimize-for-size';
+const GC = '--expose-gc';
 
 describe('sizeWorkerHeap', () => {
   it('caps the young generation of fork workers and sizes their heap for memory, once however often it is asked', () => {
     const forks = project('forks', ['--conditions=dev']);
     sizeWorkerHeap(forks, '');
     sizeWorkerHeap(forks, '');
-    expect(forks.config.execArgv).toEqual(['--conditions=dev', FLAG, SIZE]);
+    expect(forks.config.execArgv).toEqual(['--conditions=dev', FLAG, SIZE, GC]);
     const vmForks = project('vmForks');
     sizeWorkerHeap(vmForks, undefined);
-    expect(vmForks.config.execArgv).toEqual([FLAG, SIZE]);
+    expect(vmForks.config.execArgv).toEqual([FLAG, SIZE, GC]);
   });
 
   it('leaves worker threads alone: they refuse V8 flags in execArgv', () => {
@@ -32,23 +33,28 @@ describe('sizeWorkerHeap', () => {
   it('leaves a young generation the user sized, in execArgv or NODE_OPTIONS', () => {
     const own = project('forks', ['--max-semi-space-size=8']);
     sizeWorkerHeap(own, '');
-    expect(own.config.execArgv).toEqual(['--max-semi-space-size=8', SIZE]);
+    expect(own.config.execArgv).toEqual(['--max-semi-space-size=8', SIZE, GC]);
     const underscored = project('forks', ['--max_semi_space_size=4']);
     sizeWorkerHeap(underscored, '');
-    expect(underscored.config.execArgv).toEqual(['--max_semi_space_size=4', SIZE]);
+    expect(underscored.config.execArgv).toEqual(['--max_semi_space_size=4', SIZE, GC]);
     const fromEnv = project('forks');
     sizeWorkerHeap(fromEnv, '--enable-source-maps --max-semi-space-size=16');
-    expect(fromEnv.config.execArgv).toEqual([SIZE]);
+    expect(fromEnv.config.execArgv).toEqual([SIZE, GC]);
   });
 
   it('leaves the sizing alone where the user chose it either way', () => {
     for (const flag of ['--optimize-for-size', '--no-optimize-for-size', '--optimize_for_size']) {
       const own = project('forks', [flag]);
       sizeWorkerHeap(own, '');
-      expect(own.config.execArgv).toEqual([flag, FLAG]);
+      expect(own.config.execArgv).toEqual([flag, FLAG, GC]);
       const fromEnv = project('forks');
       sizeWorkerHeap(fromEnv, flag);
-      expect(fromEnv.config.execArgv).toEqual([FLAG]);
+      expect(fromEnv.config.execArgv).toEqual([FLAG, GC]);
+    }
+    for (const flag of ['--expose-gc', '--no-expose-gc', '--expose_gc']) {
+      const own = project('forks', [flag]);
+      sizeWorkerHeap(own, '');
+      expect(own.config.execArgv).toEqual([flag, FLAG, SIZE]);
     }
   });
 });

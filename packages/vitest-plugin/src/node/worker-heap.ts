@@ -20,6 +20,12 @@ const SEMI_SPACE_FLAG = '--max-semi-space-size';
  */
 const SIZE_FLAG = '--optimize-for-size';
 
+/**
+ * Lets core collect the output buffers of a loud agent as they stream through (see core's
+ * output-garbage.ts) rather than let V8 keep tens of MiB of them waiting.
+ */
+const GC_FLAG = '--expose-gc';
+
 /** Pools whose workers are Node processes, which take V8 flags; worker threads refuse them. */
 const PROCESS_POOLS = new Set(['forks', 'vmForks']);
 
@@ -30,8 +36,8 @@ interface WorkerHeapConfig {
 }
 
 /**
- * Gives the project's fork workers the young generation above and V8's sizing for memory, each
- * unless the user chose it (in the project's `execArgv` or in NODE_OPTIONS, which a command-line flag
+ * Gives the project's fork workers the young generation above, V8's sizing for memory and `gc()`,
+ * each unless the user chose it (in the project's `execArgv` or in NODE_OPTIONS, which a command-line flag
  * would override).
  */
 export function sizeWorkerHeap(project: TestProject, nodeOptions = process.env.NODE_OPTIONS): void {
@@ -44,4 +50,5 @@ export function sizeWorkerHeap(project: TestProject, nodeOptions = process.env.N
   const named = (flag: string) => given.some((arg) => arg.replaceAll('_', '-').startsWith(flag));
   if (!named(SEMI_SPACE_FLAG)) execArgv.push(`${SEMI_SPACE_FLAG}=${WORKER_SEMI_SPACE_MB}`);
   if (!named(SIZE_FLAG) && !named('--no-optimize-for-size')) execArgv.push(SIZE_FLAG);
+  if (!named(GC_FLAG) && !named('--no-expose-gc')) execArgv.push(GC_FLAG);
 }

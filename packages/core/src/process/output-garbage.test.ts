@@ -1,0 +1,29 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OUTPUT_BYTES_PER_COLLECTION, outputConsumed } from './output-garbage.js';
+
+describe('outputConsumed', () => {
+  const global = globalThis as { gc?: unknown };
+  const exposed = global.gc;
+  afterEach(() => {
+    global.gc = exposed;
+  });
+
+  it('asks for a young-generation collection once per OUTPUT_BYTES_PER_COLLECTION bytes of output', () => {
+    const gc = vi.fn();
+    global.gc = gc;
+    // Whatever an earlier test left counted is collected first.
+    outputConsumed(OUTPUT_BYTES_PER_COLLECTION);
+    gc.mockClear();
+    const chunk = 64 * 1024;
+    for (let read = 0; read < 3 * OUTPUT_BYTES_PER_COLLECTION; read += chunk) outputConsumed(chunk);
+    expect(gc).toHaveBeenCalledTimes(3);
+    expect(gc).toHaveBeenCalledWith({ type: 'minor' });
+    outputConsumed(OUTPUT_BYTES_PER_COLLECTION - 1);
+    expect(gc).toHaveBeenCalledTimes(3);
+  });
+
+  it('does nothing where gc is not exposed', () => {
+    global.gc = undefined;
+    expect(() => outputConsumed(4 * OUTPUT_BYTES_PER_COLLECTION)).not.toThrow();
+  });
+});
