@@ -10,6 +10,7 @@ import { hiddenFixturePath, verifyDirOf } from '../integrity/verifiers.js';
 import { CaseLogs } from '../logs/case-logs.js';
 import type { CaseLogLocation } from '../logs/log-paths.js';
 import { commandLaunch } from '../process/command-launch.js';
+import { caseEnded } from '../process/garbage.js';
 import type { ResolvedSandbox } from '../process/sandbox.js';
 import { CASE_TOKEN_ENV, newCaseToken } from '../process/sweep.js';
 import { WorkdirError, type WorkdirLayout, workdirLayout } from '../process/workdir-layout.js';
@@ -145,6 +146,7 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
     throw error;
   }
   const problem = await finishCase(area, leftovers, options.keep === true);
+  caseEnded();
   // Cleaning up is the harness's business: the case keeps its outcome and checks, and says what remains.
   return problem === undefined ? result : { ...result, warnings: [...(result.warnings ?? []), problem] };
 }

@@ -20,6 +20,7 @@ import { cancelRunSlots } from '../node/run-slots.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
 import { EXIT } from './exit-codes.js';
+import { sizeOwnHeap } from './own-heap.js';
 import { parseStrict } from './parse-args.js';
 import { onlyFailedFlag, retryErrorsFlag, withRetryErrorsValue } from './rerun-flags.js';
 import { type LoadedSuites, notRunReport, printReport } from './run-report.js';
@@ -280,6 +281,7 @@ export async function runVitest(
       void vitest.cancelCurrentRun('keyboard-input');
     });
     try {
+      sizeOwnHeap();
       await vitest.start();
       const failed = vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0;
       return { failed, ...(interrupted && { interrupted }) };

@@ -21,8 +21,9 @@ const SEMI_SPACE_FLAG = '--max-semi-space-size';
 const SIZE_FLAG = '--optimize-for-size';
 
 /**
- * Lets core collect the output buffers of a loud agent as they stream through (see core's
- * output-garbage.ts) rather than let V8 keep tens of MiB of them waiting.
+ * Lets core collect the output buffers of a loud agent as they stream through, and what every 16
+ * cases left in the old generation (see core's process/garbage.ts), rather than let V8 keep tens of
+ * MiB of them waiting.
  */
 const GC_FLAG = '--expose-gc';
 

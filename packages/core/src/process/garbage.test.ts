@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OUTPUT_BYTES_PER_COLLECTION, outputConsumed } from './output-garbage.js';
+import { CASES_PER_COLLECTION, caseEnded, OUTPUT_BYTES_PER_COLLECTION, outputConsumed } from './garbage.js';
 
-describe('outputConsumed', () => {
+describe('collections the harness asks for', () => {
   const global = globalThis as { gc?: unknown };
   const exposed = global.gc;
   afterEach(() => {
@@ -22,8 +22,21 @@ describe('outputConsumed', () => {
     expect(gc).toHaveBeenCalledTimes(3);
   });
 
+  it('starts a collection of the old generation once per CASES_PER_COLLECTION cases', () => {
+    const gc = vi.fn();
+    global.gc = gc;
+    for (let ended = 0; ended < CASES_PER_COLLECTION; ended += 1) caseEnded();
+    gc.mockClear();
+    for (let ended = 0; ended < 2 * CASES_PER_COLLECTION + 1; ended += 1) caseEnded();
+    expect(gc).toHaveBeenCalledTimes(2);
+    expect(gc).toHaveBeenCalledWith({ type: 'major', execution: 'async' });
+  });
+
   it('does nothing where gc is not exposed', () => {
     global.gc = undefined;
     expect(() => outputConsumed(4 * OUTPUT_BYTES_PER_COLLECTION)).not.toThrow();
+    expect(() => {
+      for (let ended = 0; ended < 2 * CASES_PER_COLLECTION; ended += 1) caseEnded();
+    }).not.toThrow();
   });
 });
