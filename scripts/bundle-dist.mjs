@@ -1,7 +1,7 @@
 // Bundles each package's entry points in dist/ (what tsc emitted) into few files, in place.
 //
 // Node loads an ES module per file: resolving, reading and compiling each costs it about a
-// millisecond, and gz-bench is small modules (some 300 with zod). Both the CLI's process and every
+// millisecond, and gz-bench is some 200 small modules. Both the CLI's process and every
 // Vitest worker import them before their first case can start, so the per-file cost was most of what
 // gz-bench added to a run's start-up. Bundled, an entry is one file plus the chunks the entries share
 // (code splitting keeps one copy of each module, so classes and module state stay single, and keeps

@@ -1,11 +1,12 @@
 // Where the process was started with `--expose-gc` (the plugin gives Vitest's fork workers the
 // flag), the harness asks V8 for collections it would otherwise put off. Elsewhere this does nothing.
 //
-// Output: a command's output arrives in chunks of up to 64 KiB, each a Buffer of its own. Once written to the
-// log and counted, they are garbage, but V8 collects them only with the young generation, and their
-// bytes live outside the heap: it lets tens of MiB of them pile up before it looks. A worker reading
-// a loud agent (1 GiB of output in the benchmark) grew by 35 MiB while it did; by 17 MiB with this.
-// A young-generation collection after every 2 MiB of output frees them, for about 0.5 ms per MiB.
+// Output: a command's output arrives in chunks of up to 64 KiB, each a Buffer of its own. Once
+// written to the log and counted, they are garbage, but V8 collects them only with the young
+// generation, and their bytes live outside the heap: it lets tens of MiB of them pile up before it
+// looks. A worker reading a loud agent (1 GiB of output in the benchmark) grew by 35 MiB while it
+// did; by 17 MiB with this. A young-generation collection after every 2 MiB of output frees them,
+// for about 0.5 ms per MiB.
 //
 // Cases: what a case allocates lives as long as the case, long enough to reach the old generation,
 // which V8 lets grow before it collects it. A worker's live heap stays at some 15 MiB however many

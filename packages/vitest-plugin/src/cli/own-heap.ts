@@ -3,8 +3,8 @@ import { setFlagsFromString } from 'node:v8';
 // The CLI's process holds Vitest's state, the suites' modules and the report; what it collects grows
 // with the suites, and V8 lets the heap grow with it before collecting. Sized for memory from the
 // moment Vitest starts (not before, where it slowed the start-up by some 100 ms), its peak at 1,000
-// cases fell from 175 to 157 MiB, with no change in the run's time. The process is gz-bench's own: no
-// user code shares it.
+// cases fell from 175 to 157 MiB, with no measurable change in start-up. The process is gz-bench's
+// own: no user code shares it.
 
 const FLAG = '--optimize-for-size';
 
