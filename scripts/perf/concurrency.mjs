@@ -48,9 +48,10 @@ async function concurrencyRow(context, { id, cases, limit, target }) {
     const cmd = `echo "start $(date +%s%N)" >> '${marksFile}'; sleep 1; echo "end $(date +%s%N)" >> '${marksFile}'`;
     const args = ['run', ...suites, '--cmd', cmd, '--concurrency', String(limit), '--sandbox', 'none', '--json'];
     const result = await runGzBench(args, { cwd: dir, env: context.env });
-    const problem = runProblem(result, count) ?? spanProblem(await readSpan(marksFile), count);
+    const marks = await readSpan(marksFile);
+    const problem = runProblem(result, count) ?? spanProblem(marks, count);
     if (problem !== undefined) return unavailableRow({ id, what, target: targetText, reason: problem });
-    spans.push((await readSpan(marksFile)).ms);
+    spans.push(marks.ms);
     walls.push(result.wallMs);
   }
   const span = median(spans);

@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { choseFlag, givenFlags } from '../node/v8-flags.js';
 
 // The CLI's process holds Vitest's state, the suites' modules and the report; what it collects grows
 // with the suites, and V8 lets the heap grow with it before collecting. Sized for memory from the
@@ -10,9 +11,7 @@ const FLAG = '--optimize-for-size';
 
 /** The V8 flag to set in the CLI's own process: none where the user chose either way. */
 export function ownHeapFlag(execArgv: readonly string[], nodeOptions: string | undefined): string | undefined {
-  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].map((arg) => arg.replaceAll('_', '-'));
-  if (given.some((arg) => arg === FLAG || arg === '--no-optimize-for-size')) return undefined;
-  return FLAG;
+  return choseFlag(givenFlags(execArgv, nodeOptions), FLAG) ? undefined : FLAG;
 }
 
 /** Sizes the CLI's own heap for memory over speed (see above); call as Vitest starts its run. */

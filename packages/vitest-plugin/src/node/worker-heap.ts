@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { choseFlag, givenFlags } from './v8-flags.js';
 
 /**
  * The young generation of a worker's heap, in MiB per semi-space. V8 grows it with the rate at which a
@@ -46,10 +47,8 @@ export function sizeWorkerHeap(project: TestProject, nodeOptions = process.env.N
   if (typeof config.pool !== 'string' || !PROCESS_POOLS.has(config.pool)) return;
   if (!Array.isArray(config.execArgv)) return;
   const execArgv = config.execArgv;
-  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)];
-  // V8 takes its flags with dashes or underscores alike.
-  const named = (flag: string) => given.some((arg) => arg.replaceAll('_', '-').startsWith(flag));
-  if (!named(SEMI_SPACE_FLAG)) execArgv.push(`${SEMI_SPACE_FLAG}=${WORKER_SEMI_SPACE_MB}`);
-  if (!named(SIZE_FLAG) && !named('--no-optimize-for-size')) execArgv.push(SIZE_FLAG);
-  if (!named(GC_FLAG) && !named('--no-expose-gc')) execArgv.push(GC_FLAG);
+  const given = givenFlags(execArgv, nodeOptions);
+  if (!choseFlag(given, SEMI_SPACE_FLAG)) execArgv.push(`${SEMI_SPACE_FLAG}=${WORKER_SEMI_SPACE_MB}`);
+  if (!choseFlag(given, SIZE_FLAG)) execArgv.push(SIZE_FLAG);
+  if (!choseFlag(given, GC_FLAG)) execArgv.push(GC_FLAG);
 }
