@@ -8,7 +8,7 @@ import { installVerifiers } from '../integrity/verifiers.js';
 import type { CaseLogs, CommandLogName } from '../logs/case-logs.js';
 import { outputTail } from '../process/output-buffer.js';
 import type { ProcessResult } from '../process/types.js';
-import { matchRegexBounded, prewarmRegexMatcher } from '../regex/bounded-match.js';
+import { matchRegexBounded } from '../regex/bounded-match.js';
 import type { AgentRun, Usage } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { renderCheckCommand } from '../template/render-template.js';
@@ -86,9 +86,6 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   });
   const notEvaluated = (): CheckResult[] =>
     testCase.checks.map((check) => ({ ...check, passed: false, skipped: true }));
-  // The thread that tests patterns starts while the commands run, not after them.
-  if (testCase.checks.some((check) => check.kind === 'outputMatches')) prewarmRegexMatcher();
-
   for (const [index, line] of (testCase.setup ?? []).entries()) {
     const { result, log } = await logged.run(line, `setup-${index + 1}`, {
       outputLimitBytes: STEP_OUTPUT_LIMIT_BYTES,

@@ -1,87 +1,28 @@
-import { Worker } from 'node:worker_threads';
-import { MAX_TIMER_MS } from '../process/run-process.js';
-import type { MatchWorkerReply, MatchWorkerRequest } from './match-worker-source.js';
-import { acquireWorker, prewarm, releaseWorker } from './worker-pool.js';
+import type { RegexMatcher } from './match-types.js';
+import { QUICK_MATCH_MS, quickMatch } from './quick-match.js';
+import { matchOnThread } from './thread-match.js';
+import { prewarm } from './worker-pool.js';
 
-/** One regular expression to test against a text, and how long it may take. */
-export interface BoundedMatchRequest {
-  /** JavaScript regular expression source. */
-  pattern: string;
-  flags?: string | undefined;
-  text: string;
-  /** How long the match may run before it is stopped. */
-  timeoutMs: number;
-  /** Stops the match at once when aborted. */
-  signal?: AbortSignal | undefined;
-}
-
-/** How testing a regular expression ended. Outcomes are data: this never throws for a user's pattern. */
-export type BoundedMatchOutcome =
-  | { status: 'matched' }
-  | { status: 'unmatched' }
-  /** Still matching after `timeoutMs`: the pattern backtracks catastrophically on this text. */
-  | { status: 'timedOut'; timeoutMs: number }
-  /** The request's signal aborted first. */
-  | { status: 'aborted' }
-  /** The pattern did not compile, or the engine gave up (e.g. `Maximum call stack size exceeded`). */
-  | { status: 'failed'; message: string };
-
-/** Tests a regular expression against a text; a test injects one that runs without threads. */
-export type RegexMatcher = (request: BoundedMatchRequest) => Promise<BoundedMatchOutcome>;
+export type { BoundedMatchOutcome, BoundedMatchRequest, RegexMatcher } from './match-types.js';
 
 /**
- * Tests `pattern` against `text` in a worker thread and ends the worker when `timeoutMs` passes or the
- * signal aborts. A regular expression cannot be interrupted on the thread that runs it: matching on the
- * main thread would block its event loop, its timers and its signal handlers until the match ends, which
- * for a catastrophically backtracking pattern is never. Terminating the worker stops V8 mid-backtrack.
+ * Tests `pattern` against `text`, stopped when `timeoutMs` passes or the signal aborts. The match
+ * runs on this thread first, for a few milliseconds at most (quick-match.ts); one that needs longer
+ * starts again on a matching thread (thread-match.ts), with the whole bound, where it blocks nothing
+ * of this process. So a process whose patterns are quick never starts a thread: starting one takes
+ * tens of milliseconds of CPU and several megabytes.
  */
 export const matchRegexBounded: RegexMatcher = async (request) => {
   if (request.signal?.aborted) return { status: 'aborted' };
-  const grant = await acquireWorker(request.signal);
-  if (grant === undefined) return { status: 'aborted' };
-  if (!(grant instanceof Worker)) return { status: 'failed', message: grant.failed };
-  const worker = grant;
-  return new Promise((resolve) => {
-    let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    const settle = (outcome: BoundedMatchOutcome, reusable: boolean) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
-      worker.off('message', onReply).off('error', onError).off('exit', onExit);
-      // Resolved once a worker that is not kept is gone, so a timed-out pattern stops burning CPU
-      // before the next step.
-      void releaseWorker(worker, reusable).then(() => resolve(outcome));
-    };
-    const onReply = (reply: MatchWorkerReply) =>
-      settle(
-        reply.error === undefined
-          ? { status: reply.matched ? 'matched' : 'unmatched' }
-          : { status: 'failed', message: reply.error },
-        true,
-      );
-    const onError = (error: Error) => settle({ status: 'failed', message: error.message }, false);
-    const onExit = (code: number) =>
-      settle({ status: 'failed', message: `the matching thread stopped with exit code ${code}` }, false);
-    const onAbort = () => settle({ status: 'aborted' }, false);
-    worker.on('message', onReply).on('error', onError).on('exit', onExit);
-    request.signal?.addEventListener('abort', onAbort, { once: true });
-    // The deadline starts once the match has a running thread: neither the time a fresh worker takes
-    // to start nor the wait for a busy one counts against the pattern.
-    timer = setTimeout(
-      () => settle({ status: 'timedOut', timeoutMs: request.timeoutMs }, false),
-      Math.min(request.timeoutMs, MAX_TIMER_MS),
-    );
-    const message: MatchWorkerRequest = { pattern: request.pattern, flags: request.flags, text: request.text };
-    worker.postMessage(message);
-  });
+  // vm takes a whole number of milliseconds, at least 1.
+  const budgetMs = Math.max(1, Math.min(QUICK_MATCH_MS, Math.floor(request.timeoutMs)));
+  const quick = quickMatch(request.pattern, request.flags, request.text, budgetMs);
+  if (quick !== undefined) return quick;
+  if (request.timeoutMs <= budgetMs) return { status: 'timedOut', timeoutMs: request.timeoutMs };
+  return matchOnThread(request);
 };
 
-/**
- * Starts a match worker ahead of time, unless one is idle or starting: a case whose checks test
- * output calls it when it starts, so the thread is up by the time its agent is done.
- */
+/** Starts a matching thread ahead of a slow match to come, unless one is idle or starting. */
 export function prewarmRegexMatcher(): void {
   prewarm();
 }

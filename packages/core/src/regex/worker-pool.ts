@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { MATCH_WORKER_SOURCE } from './match-worker-source.js';
 
-// Match workers, shared by every match of the process. Starting a worker costs tens of milliseconds
-// and several megabytes; a match on a running one, well under a millisecond. So workers are kept
-// once started, a case that has a pattern to test starts one while its agent runs (`prewarm`), and
-// matches that arrive together take turns on the workers there are, instead of starting one each —
-// a run of many cases finishing at once would otherwise start dozens. Only a match that has waited
+// Match workers, shared by every match of the process that was too slow for the calling thread
+// (quick-match.ts). Starting a worker costs tens of milliseconds and several megabytes; a match on a
+// running one, well under a millisecond. So workers are kept once started, and matches that arrive
+// together take turns on the workers there are, instead of starting one each — a run of many cases
+// with slow patterns finishing at once would otherwise start dozens. Only a match that has waited
 // a while, because the ones ahead of it are slow (a pattern backtracking to its deadline), gets a
 // worker of its own, up to a bound.
 

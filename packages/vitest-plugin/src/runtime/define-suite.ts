@@ -8,6 +8,7 @@ import {
   type ResolvedSandbox,
   resolveSandbox,
   type Suite,
+  warmUpCommandLaunch,
   withSuiteSettings,
 } from '@gz-bench/core/run';
 import { inject, type TestContext } from 'vitest';
@@ -70,6 +71,7 @@ export interface DefinedSuite {
 export function defineSuite(data: SuiteModuleData): DefinedSuite {
   const options = inject(PROVIDE_KEY) as WorkerOptions | undefined;
   const describeOptions = options?.concurrency === 1 ? { sequential: true as const } : { concurrent: true as const };
+  if (options?.slots !== undefined) warmUp(options);
 
   const run = async (index: number, agentName: string | undefined, context: TestContext): Promise<void> => {
     const testCase = data.suite.cases[index];
@@ -204,6 +206,18 @@ function workerSandbox(options: WorkerOptions): Promise<ResolvedSandbox> {
     sandboxesOfWorker.set(options.sandbox, sandbox);
   }
   return sandbox;
+}
+
+/**
+ * Starts the worker's probes of its sandbox and of what contains its commands, while Vitest is
+ * still collecting the suite's tests, rather than in the first case.
+ */
+function warmUp(options: WorkerOptions): void {
+  workerSandbox(options).then(
+    (sandbox) => warmUpCommandLaunch(sandbox.kind),
+    // The first case awaits the same probe, and fails with its message.
+    () => {},
+  );
 }
 
 /** An error whose only frame is the case in the suite file, so Vitest shows the case's JSON as the code frame. */
