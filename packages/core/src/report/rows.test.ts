@@ -34,7 +34,11 @@ describe('visibleWidth', () => {
     ['😀', 2],
     ['e\u0301', 1],
     ['한국어', 6],
-  ])('%s takes %d columns', (text, width) => {
+    ['', 0],
+    ['\u001b[31mFAIL\u001b[39m', 4],
+    ['a\tb', 2],
+    ['plain ASCII, with punctuation: ~!@#$%^&*()', 42],
+  ])('%j takes %d columns', (text, width) => {
     expect(visibleWidth(text)).toBe(width);
   });
 });

@@ -1,4 +1,5 @@
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+import type stringWidthOf from 'string-width';
 import type { Outcome, Report, ReportResult, ReportSummary } from './model.js';
 
 /** The columns of the table and markdown renderers, in display order. */
@@ -175,5 +176,14 @@ export function truncate(text: string, maxWidth: number): string {
  * zero-width characters none, ANSI codes none.
  */
 export function visibleWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  stringWidth ??= (createRequire(import.meta.url)('string-width') as { default: typeof stringWidthOf }).default;
   return stringWidth(text);
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+// string-width sets up Intl.Segmenter as it is imported, which takes tens of milliseconds: at every
+// start of the CLI, for tables that are mostly plain ASCII. So it is loaded (synchronously, as the
+// renderers are) for the first text that is not.
+let stringWidth: typeof stringWidthOf | undefined;
