@@ -1,7 +1,6 @@
 import type { RegexMatcher } from './match-types.js';
 import { QUICK_MATCH_MS, quickMatch } from './quick-match.js';
 import { matchOnThread } from './thread-match.js';
-import { prewarm } from './worker-pool.js';
 
 export type { BoundedMatchOutcome, BoundedMatchRequest, RegexMatcher } from './match-types.js';
 
@@ -21,8 +20,3 @@ export const matchRegexBounded: RegexMatcher = async (request) => {
   if (request.timeoutMs <= budgetMs) return { status: 'timedOut', timeoutMs: request.timeoutMs };
   return matchOnThread(request);
 };
-
-/** Starts a matching thread ahead of a slow match to come, unless one is idle or starting. */
-export function prewarmRegexMatcher(): void {
-  prewarm();
-}

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { prewarmRegexMatcher } from './bounded-match.js';
 import { busiestOtherThread, threadGoneWithin } from './test-support/threads.js';
 import { matchOnThread } from './thread-match.js';
 import { workersStarted } from './worker-pool.js';
@@ -72,18 +71,6 @@ describe('matchOnThread', () => {
     // Forty matches of a fraction of a millisecond each: one thread serves them all, another may be
     // started for one that waited (a loaded machine) — never a thread each.
     expect(workersStarted() - before).toBeLessThanOrEqual(4);
-  });
-
-  it('has a thread ready once prewarmed, and starts no second one for the match that follows', async () => {
-    // Ends the workers kept by earlier tests, so that the warm-up has something to do.
-    await Promise.all(Array.from({ length: 3 }, () => matchOnThread({ ...BOMB, timeoutMs: 50 })));
-    const before = workersStarted();
-    prewarmRegexMatcher();
-    prewarmRegexMatcher();
-    await expect(matchOnThread({ pattern: 'ok', text: 'ok', timeoutMs: GENEROUS_MS })).resolves.toEqual({
-      status: 'matched',
-    });
-    expect(workersStarted() - before).toBe(1);
   });
 
   it('starts nothing for an already aborted signal', async () => {

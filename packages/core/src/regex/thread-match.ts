@@ -6,9 +6,10 @@ import { acquireWorker, releaseWorker } from './worker-pool.js';
 
 /**
  * Tests `pattern` against `text` in a worker thread and ends the worker when `timeoutMs` passes or the
- * signal aborts. A regular expression cannot be interrupted on the thread that runs it: matching on the
- * main thread would block its event loop, its timers and its signal handlers until the match ends, which
- * for a catastrophically backtracking pattern is never. Terminating the worker stops V8 mid-backtrack.
+ * signal aborts. On the thread that runs the cases, a long match would block the event loop, its
+ * timers and its signal handlers for as long as it ran (a vm timeout stops it, but only at its end),
+ * and a catastrophically backtracking one would run to its bound. Terminating the worker stops V8
+ * mid-backtrack, and the thread's own event loop stays free meanwhile.
  */
 export const matchOnThread: RegexMatcher = async (request) => {
   if (request.signal?.aborted) return { status: 'aborted' };

@@ -84,11 +84,6 @@ export async function releaseWorker(worker: Worker, reusable: boolean): Promise<
   await worker.terminate().catch(() => {});
 }
 
-/** Starts a worker ahead of a match to come, unless one is idle or starting already. */
-export function prewarm(): void {
-  if (idle.length === 0 && starting === 0 && workerCount() < MAX_WORKERS) startWorker();
-}
-
 function startWorker(): void {
   starting += 1;
   started += 1;
