@@ -22,14 +22,14 @@ export const CASES_PER_COLLECTION = 16;
 
 type Gc = (options: { type: 'minor' | 'major'; execution?: 'async' }) => void;
 
-let sinceCollection = 0;
+let outputSinceCollection = 0;
 let casesSinceCollection = 0;
 
 /** Counts `bytes` of output that were read and are done with, and collects them when enough are. */
 export function outputConsumed(bytes: number): void {
-  sinceCollection += bytes;
-  if (sinceCollection < OUTPUT_BYTES_PER_COLLECTION) return;
-  sinceCollection = 0;
+  outputSinceCollection += bytes;
+  if (outputSinceCollection < OUTPUT_BYTES_PER_COLLECTION) return;
+  outputSinceCollection = 0;
   exposedGc()?.({ type: 'minor' });
 }
 
