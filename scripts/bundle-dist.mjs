@@ -17,7 +17,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const PACKAGES = [
   { name: 'core', entries: ['index.js', 'run.js'] },
-  { name: 'vitest-plugin', entries: ['public/index.js', 'runtime/index.js', 'node/reporter.js', 'cli/main.js'] },
+  {
+    name: 'vitest-plugin',
+    entries: ['public/index.js', 'runtime/index.js', 'node/reporter.js', 'cli/main.js', 'prefork/start.js'],
+  },
 ];
 
 for (const { name, entries } of PACKAGES) {

@@ -10,8 +10,16 @@
 const userPoolSize = process.env.UV_THREADPOOL_SIZE;
 if (userPoolSize === undefined) process.env.UV_THREADPOOL_SIZE = '1';
 
-import('../dist/cli/main.js').then(async ({ main }) => {
-  // The pool has started (loading main.js used it): what it was started with no longer matters.
-  if (userPoolSize === undefined) delete process.env.UV_THREADPOOL_SIZE;
-  process.exitCode = await main(process.argv.slice(2));
-});
+const args = process.argv.slice(2);
+const userEnv = { ...process.env };
+if (userPoolSize === undefined) delete userEnv.UV_THREADPOOL_SIZE;
+
+// The run's first Vitest worker starts now, while the CLI loads (see src/prefork/prefork.ts).
+import('../dist/prefork/start.js')
+  .then(({ preforkWorker }) => preforkWorker(args, userEnv))
+  .then(() => import('../dist/cli/main.js'))
+  .then(async ({ main }) => {
+    // The pool has started (loading main.js used it): what it was started with no longer matters.
+    if (userPoolSize === undefined) delete process.env.UV_THREADPOOL_SIZE;
+    process.exitCode = await main(args);
+  });

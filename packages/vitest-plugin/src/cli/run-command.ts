@@ -17,6 +17,8 @@ import { createGzBenchPlugin } from '../node/plugin.js';
 import { GzBenchReporter } from '../node/reporter.js';
 import { assertSafeAgents } from '../node/resolve-agents.js';
 import { cancelRunSlots } from '../node/run-slots.js';
+import { releasePrefork } from '../prefork/prefork.js';
+import { preforkPool } from '../prefork/prefork-pool.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
 import { EXIT } from './exit-codes.js';
@@ -258,6 +260,8 @@ export async function runVitest(
         // for on a busy machine) and its memory. Suite modules are data; the runtime's state is per
         // worker by design (its guardian, sandbox probe and slot client).
         isolate: false,
+        // Vitest's forks, the first of them started by the bin while the CLI loaded (prefork.ts).
+        pool: preforkPool(),
         reporters: ['default'],
         ...(testNamePattern !== undefined && { testNamePattern }),
         ...(tagsFilter !== undefined && { tagsFilter }),
@@ -290,6 +294,8 @@ export async function runVitest(
       await vitest.close();
     }
   } finally {
+    // A run that started no worker (no cases, a failed start) leaves none waiting.
+    releasePrefork();
     await cache.remove();
   }
 }

@@ -17,9 +17,11 @@ describe('sizeWorkerHeap', () => {
     sizeWorkerHeap(forks, '');
     sizeWorkerHeap(forks, '');
     expect(forks.config.execArgv).toEqual(['--conditions=dev', FLAG, SIZE, GC]);
-    const vmForks = project('vmForks');
-    sizeWorkerHeap(vmForks, undefined);
-    expect(vmForks.config.execArgv).toEqual([FLAG, SIZE, GC]);
+    for (const pool of ['vmForks', 'gz-bench-forks']) {
+      const other = project(pool);
+      sizeWorkerHeap(other, undefined);
+      expect(other.config.execArgv).toEqual([FLAG, SIZE, GC]);
+    }
   });
 
   it('leaves worker threads alone: they refuse V8 flags in execArgv', () => {

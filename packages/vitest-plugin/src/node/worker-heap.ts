@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { PREFORK_POOL } from '../prefork/pool-name.js';
 import { choseFlag, givenFlags } from './v8-flags.js';
 
 /**
@@ -29,7 +30,7 @@ const SIZE_FLAG = '--optimize-for-size';
 const GC_FLAG = '--expose-gc';
 
 /** Pools whose workers are Node processes, which take V8 flags; worker threads refuse them. */
-const PROCESS_POOLS = new Set(['forks', 'vmForks']);
+const PROCESS_POOLS = new Set(['forks', 'vmForks', PREFORK_POOL]);
 
 /** What this reads and writes of a project's resolved config, in Vitest 4.1 and 5. */
 interface WorkerHeapConfig {
@@ -46,9 +47,15 @@ export function sizeWorkerHeap(project: TestProject, nodeOptions = process.env.N
   const config = project.config as WorkerHeapConfig;
   if (typeof config.pool !== 'string' || !PROCESS_POOLS.has(config.pool)) return;
   if (!Array.isArray(config.execArgv)) return;
-  const execArgv = config.execArgv;
+  config.execArgv.push(...workerHeapFlags(config.execArgv, nodeOptions));
+}
+
+/** The flags sizeWorkerHeap adds to a project's `execArgv`: those of the above the user did not choose. */
+export function workerHeapFlags(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
   const given = givenFlags(execArgv, nodeOptions);
-  if (!choseFlag(given, SEMI_SPACE_FLAG)) execArgv.push(`${SEMI_SPACE_FLAG}=${WORKER_SEMI_SPACE_MB}`);
-  if (!choseFlag(given, SIZE_FLAG)) execArgv.push(SIZE_FLAG);
-  if (!choseFlag(given, GC_FLAG)) execArgv.push(GC_FLAG);
+  return [
+    ...(choseFlag(given, SEMI_SPACE_FLAG) ? [] : [`${SEMI_SPACE_FLAG}=${WORKER_SEMI_SPACE_MB}`]),
+    ...(choseFlag(given, SIZE_FLAG) ? [] : [SIZE_FLAG]),
+    ...(choseFlag(given, GC_FLAG) ? [] : [GC_FLAG]),
+  ];
 }
