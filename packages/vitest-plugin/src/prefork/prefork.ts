@@ -17,6 +17,7 @@ interface Prefork {
 }
 
 let waiting: Prefork | undefined;
+let releasedOnExit = false;
 
 /** Starts a Vitest worker as `launch` says, for the run's pool to take. */
 export function startPrefork(launch: WorkerLaunch): void {
@@ -34,7 +35,8 @@ export function startPrefork(launch: WorkerLaunch): void {
   // usage error, an invalid suite) exits at once, and the worker with it.
   holdLoosely(child, true);
   waiting = { child, launch };
-  process.once('exit', releasePrefork);
+  if (!releasedOnExit) process.once('exit', releasePrefork);
+  releasedOnExit = true;
 }
 
 /**
