@@ -1,12 +1,11 @@
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { cleanStaleAreas } from '@gz-bench/core';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentPath, REPO_ROOT } from './support/paths.js';
-import { readPidFile, waitUntilEnded } from './support/processes.js';
+import { readPidFile, waitUntilEmpty, waitUntilEnded } from './support/processes.js';
 
 // A family case's tool server has a socket directory beside the case area: a harness that ends while
 // the agent runs leaves neither behind, its guardian removes both after a SIGKILL, and one killed with
@@ -60,7 +59,7 @@ describe('a family case whose harness ends while the agent runs', () => {
     run.kill('SIGKILL');
     await run;
     expect(await waitUntilEnded(seen, 20_000)).toEqual([]);
-    expect(await emptied(parent)).toEqual([]);
+    expect(await waitUntilEmpty(parent)).toEqual([]);
   });
 
   it('killed with its guardian, leaves a socket directory that the next run removes', async () => {
@@ -96,14 +95,4 @@ async function guardiansOf(pid: number): Promise<number[]> {
     if (commandLine.includes('gz-bench-guardian')) found.push(child);
   }
   return found;
-}
-
-/** Waits until `parent` is empty; returns what is left after `timeoutMs`. */
-async function emptied(parent: string, timeoutMs = 10_000): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const left = await readdir(parent);
-    if (left.length === 0 || Date.now() > deadline) return left;
-    await delay(50);
-  }
 }

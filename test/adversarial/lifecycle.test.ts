@@ -5,7 +5,7 @@ import { execa, type ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { reachableCheckout } from '../support/other-user.js';
 import { pluginProjectFiles } from '../support/plugin-project.js';
-import { waitUntilEnded } from '../support/processes.js';
+import { waitUntilEmpty, waitUntilEnded } from '../support/processes.js';
 import { resultOf } from '../support/report.js';
 import { cleanEnv, runVitest } from '../support/run.js';
 import { nodeCommand } from '../support/shell.js';
@@ -91,16 +91,6 @@ async function commandLine(pid: number): Promise<string> {
   return (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').join(' ').trim();
 }
 
-/** Waits until `tmp` is empty; returns what is left after `timeoutMs`. */
-async function emptied(tmp: string, timeoutMs = 5000): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const left = await readdir(tmp);
-    if (left.length === 0 || Date.now() > deadline) return left;
-    await delay(50);
-  }
-}
-
 describe('adversarial: the harness dies, and nothing stays', () => {
   for (const { sandbox, runs } of MODES) {
     it.runIf(runs)(
@@ -124,7 +114,7 @@ describe('adversarial: the harness dies, and nothing stays', () => {
           expect((await run).signal).toBe('SIGKILL');
           expect(await waitUntilEnded([...cases, ...harness])).toEqual([]);
           expect(await caseProcesses(where.tmp)).toEqual([]);
-          expect(await emptied(where.tmp)).toEqual([]);
+          expect(await waitUntilEmpty(where.tmp)).toEqual([]);
         } finally {
           for (const pid of [...cases, ...harness]) killQuietly(pid);
         }
@@ -157,7 +147,7 @@ describe('adversarial: the harness dies, and nothing stays', () => {
       run.kill('SIGKILL');
       expect((await run).signal).toBe('SIGKILL');
       expect(await waitUntilEnded([...cases, ...harness])).toEqual([]);
-      expect(await emptied(where.tmp)).toEqual([]);
+      expect(await waitUntilEmpty(where.tmp)).toEqual([]);
     } finally {
       for (const pid of [...cases, ...harness]) killQuietly(pid);
     }

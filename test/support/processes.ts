@@ -48,3 +48,13 @@ export async function processesWithEnv(name: string, value: string): Promise<num
   }
   return found;
 }
+
+/** Waits until `dir` is empty, as whatever cleans it finishes; resolves with what is left after `timeoutMs`. */
+export async function waitUntilEmpty(dir: string, timeoutMs = 5000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = await readdir(dir);
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await delay(50);
+  }
+}
