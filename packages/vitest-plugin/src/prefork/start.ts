@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { isatty } from 'node:tty';
@@ -20,9 +21,11 @@ export function preforkWorker(args: readonly string[], env: NodeJS.ProcessEnv): 
   if (command === undefined || !VITEST_COMMANDS.has(command)) return;
   if (rest.includes('--help') || rest.includes('-h')) return;
   try {
-    const vitestDir = dirname(createRequire(import.meta.url).resolve('vitest/package.json'));
+    const manifest = createRequire(import.meta.url).resolve('vitest/package.json');
+    const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
     const launch = predictWorkerLaunch({
-      vitestDir,
+      vitestDir: dirname(manifest),
+      vitestMajor: Number.parseInt(version, 10),
       env,
       execArgv: process.execArgv,
       stdoutIsTty: isatty(1),

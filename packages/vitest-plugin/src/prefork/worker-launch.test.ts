@@ -3,6 +3,7 @@ import { launchMismatch, predictWorkerLaunch, type WorkerLaunch } from './worker
 
 const inputs = {
   vitestDir: '/deps/vitest',
+  vitestMajor: 4,
   env: { PATH: '/bin', HOME: '/home/u', UNSET: undefined },
   execArgv: ['--cpu-prof', '--cpu-prof-dir=/p', '--inspect'],
   stdoutIsTty: false,
@@ -41,6 +42,19 @@ describe('predictWorkerLaunch', () => {
         PROD: '',
       },
       cwd: '/work',
+    });
+  });
+
+  it('leaves Vite’s variables to Vitest 4: Vitest 5 gives its workers none', () => {
+    const env = predictWorkerLaunch({ ...inputs, vitestMajor: 5 })?.env;
+    expect(env).toEqual({
+      PATH: '/bin',
+      HOME: '/home/u',
+      TEST: 'true',
+      VITEST: 'true',
+      NODE_ENV: 'development',
+      VITEST_MODE: 'RUN',
+      FORCE_TTY: '',
     });
   });
 

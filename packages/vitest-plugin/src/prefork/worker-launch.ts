@@ -15,6 +15,8 @@ export interface WorkerLaunch {
 export interface LaunchInputs {
   /** The directory of the `vitest` package the CLI will load. */
   vitestDir: string;
+  /** Its major version. */
+  vitestMajor: number;
   /** The environment as the user gave it. */
   env: NodeJS.ProcessEnv;
   /** The CLI's own `execArgv`. */
@@ -31,7 +33,7 @@ const FORWARDED_FLAGS = /^--(cpu-prof|heap-prof|diagnostic-dir)/;
  * How Vitest 4.1 and 5 will fork the first worker of a `gz-bench run`, or undefined where the CLI
  * cannot tell. Vitest forks `dist/workers/forks.js` with its own flags, the resolve conditions of the
  * Vite config and the project's `execArgv` (gz-bench's heap flags, see worker-heap.ts), in the
- * environment of the CLI plus its own variables and Vite's `import.meta.env`. A guess that is wrong
+ * environment of the CLI plus its own variables and, in Vitest 4, Vite's `import.meta.env`. A guess that is wrong
  * costs only the worker started ahead: one that does not match exactly is not used (prefork.ts).
  */
 export function predictWorkerLaunch(inputs: LaunchInputs): WorkerLaunch | undefined {
@@ -63,10 +65,7 @@ export function predictWorkerLaunch(inputs: LaunchInputs): WorkerLaunch | undefi
       NODE_ENV: env.NODE_ENV ?? 'development',
       VITEST_MODE: 'RUN',
       FORCE_TTY: inputs.stdoutIsTty ? 'true' : '',
-      BASE_URL: '/',
-      DEV: '1',
-      MODE: 'test',
-      PROD: '',
+      ...(inputs.vitestMajor < 5 && { BASE_URL: '/', DEV: '1', MODE: 'test', PROD: '' }),
     },
     cwd: inputs.cwd,
   };
