@@ -10,6 +10,17 @@ const inputs = {
   cwd: '/work',
 };
 
+/** The user's variables of `inputs`, and those Vitest 4.1 and 5 give every fork worker. */
+const VITEST_ENV = {
+  PATH: '/bin',
+  HOME: '/home/u',
+  TEST: 'true',
+  VITEST: 'true',
+  NODE_ENV: 'development',
+  VITEST_MODE: 'RUN',
+  FORCE_TTY: '',
+};
+
 describe('predictWorkerLaunch', () => {
   it('starts Vitest’s fork entry with its flags, its conditions and gz-bench’s heap flags, in the user’s environment and Vitest’s', () => {
     expect(predictWorkerLaunch(inputs)).toEqual({
@@ -28,34 +39,14 @@ describe('predictWorkerLaunch', () => {
         '--optimize-for-size',
         '--expose-gc',
       ],
-      env: {
-        PATH: '/bin',
-        HOME: '/home/u',
-        TEST: 'true',
-        VITEST: 'true',
-        NODE_ENV: 'development',
-        VITEST_MODE: 'RUN',
-        FORCE_TTY: '',
-        BASE_URL: '/',
-        DEV: '1',
-        MODE: 'test',
-        PROD: '',
-      },
+      env: { ...VITEST_ENV, BASE_URL: '/', DEV: '1', MODE: 'test', PROD: '' },
       cwd: '/work',
     });
   });
 
   it('leaves Vite’s variables to Vitest 4: Vitest 5 gives its workers none', () => {
     const env = predictWorkerLaunch({ ...inputs, vitestMajor: 5 })?.env;
-    expect(env).toEqual({
-      PATH: '/bin',
-      HOME: '/home/u',
-      TEST: 'true',
-      VITEST: 'true',
-      NODE_ENV: 'development',
-      VITEST_MODE: 'RUN',
-      FORCE_TTY: '',
-    });
+    expect(env).toEqual(VITEST_ENV);
   });
 
   it('leaves out the heap flags the user gave in NODE_OPTIONS, and says when stdout is a terminal', () => {
