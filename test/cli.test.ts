@@ -561,9 +561,11 @@ describe.concurrent('gz-bench CLI', () => {
     it('a timed-out case fails, the run goes on, and the whole process tree is dead afterwards', async ({ expect }) => {
       const temp = await project();
       const pidFile = join(temp.dir, 'pids');
+      // The agent's tree is three Node processes, which start one after another before the pids are
+      // written: on a loaded 2-core machine that has taken over 1 s, so the timeout leaves them room.
       const { report } = await runSuite(
         suite('timeouts', [
-          { id: 'hangs', prompt: agent('grandchildren.mjs', pidFile), timeoutSec: 1 },
+          { id: 'hangs', prompt: agent('grandchildren.mjs', pidFile), timeoutSec: 5 },
           { id: 'next', prompt: 'echo next-ran', checks: [{ kind: 'outputMatches', pattern: 'next-ran' }] },
         ]),
         SCRIPT_CMD,
@@ -598,7 +600,8 @@ describe.concurrent('gz-bench CLI', () => {
       // which names it as this test sees it, where $$ would give its pid in the case's pid namespace.
       const writePid = `read -r pid rest < /proc/self/stat; echo "$pid" > ${sh(pidFile)}`;
       const { report } = await runSuite(
-        suite('stubborn', [{ id: 'stubborn', prompt: `${writePid}; exec ${agent('stubborn.mjs')}`, timeoutSec: 1 }]),
+        // 3 s, so that Node has started and set its handler (and printed `ready`) before SIGTERM comes.
+        suite('stubborn', [{ id: 'stubborn', prompt: `${writePid}; exec ${agent('stubborn.mjs')}`, timeoutSec: 3 }]),
         SCRIPT_CMD,
       );
       const stubborn = resultOf(report, 'stubborn');

@@ -106,7 +106,8 @@ describe.concurrent('adversarial: environment and processes', () => {
       const where = await scene();
       await where.writeSuite('escapees', {}, [
         ...daemonCases(where.project.dir),
-        { id: 'stubborn', timeoutSec: 1, prompt: agent('stubborn.mjs') },
+        // 3 s, so that Node has started and set its SIGTERM handler (and printed `ready`) by the timeout.
+        { id: 'stubborn', timeoutSec: 3, prompt: agent('stubborn.mjs') },
         { id: 'no-network', network: false, prompt: 'true' },
       ]);
       const before = await caseProcesses(where.tmp);
@@ -238,7 +239,7 @@ describe.concurrent('adversarial: environment and processes', () => {
       const { result, seen, commands, after } = await unsandboxed();
       expect(commands.some((command) => command.includes('stubborn.mjs'))).toBe(true);
       const stubborn = resultOf(parseReport(result), 'stubborn');
-      expect(stubborn).toMatchObject({ passed: false, failedStep: 'agent', error: 'agent command timed out after 1s' });
+      expect(stubborn).toMatchObject({ passed: false, failedStep: 'agent', error: 'agent command timed out after 3s' });
       expect(stubborn.agent?.timedOut).toBe(true);
       expect(stubborn.agent?.outputTail).toBe('ready\n');
       expect(await waitUntilEnded(seen)).toEqual([]);
