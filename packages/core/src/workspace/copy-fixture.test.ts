@@ -16,12 +16,13 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   classifyFixtureEntry,
   copyFixture,
+  DIRECTORY_LANES,
   FIXTURE_COPY_CONCURRENCY,
   FixtureError,
   type FixtureFs,
@@ -403,13 +404,34 @@ describe('copyFixture: how it copies', () => {
     expect(probe.inFlight).toBe(0);
   });
 
-  it('defaults to a bound of its own and reaches it on a wide fixture', async () => {
+  it('defaults to a bound of its own and reaches it on a fixture of many directories', async () => {
     const files: Record<string, string> = {};
-    for (let index = 0; index < 3 * FIXTURE_COPY_CONCURRENCY; index += 1) files[`f${index}.txt`] = `${index}`;
+    // Each directory gives the copy at most DIRECTORY_LANES operations: enough of them, long enough, reach the bound.
+    for (let index = 0; index < 12 * FIXTURE_COPY_CONCURRENCY; index += 1)
+      files[`d${index % FIXTURE_COPY_CONCURRENCY}/f${index}.txt`] = `${index}`;
+
     await writeTree(fixture, files);
     const probe = instrumentedFs();
     await copyFixture(fixture, target, { fs: probe.fs });
     expect(probe.maxInFlight).toBe(FIXTURE_COPY_CONCURRENCY);
+  });
+
+  it('creates at most DIRECTORY_LANES entries in one directory at once, and copies directories alongside', async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 30; index += 1) files[`flat/f${index}.txt`] = `${index}`;
+    for (let index = 0; index < 6; index += 1) files[`nested/d${index}/f.txt`] = `${index}`;
+    await writeTree(fixture, files);
+    const probe = instrumentedFs();
+
+    const copy = await copyFixture(fixture, target, { fs: probe.fs });
+
+    expect(copy.files).toBe(36);
+    expect(await snapshotTree(target)).toEqual(await snapshotTree(fixture));
+    const perDirectory = Object.values(probe.maxCreationsIn);
+    expect(Math.max(...perDirectory)).toBe(DIRECTORY_LANES);
+    expect(probe.maxCreationsIn[join(target, 'flat')]).toBe(DIRECTORY_LANES);
+    // Creations in several directories at once: more than one directory's lanes are ever in use.
+    expect(probe.maxCreationsInFlight).toBeGreaterThan(DIRECTORY_LANES);
   });
 
   it('on a failure starts nothing more, and throws only once every operation under way has ended', async () => {
@@ -465,10 +487,32 @@ describe('copyFixture on a copy-on-write file system', () => {
 
 /** An fs that counts operations in flight around the real one, each held for a turn of the event loop. */
 function instrumentedFs(fault?: { failCopyOf: string; failure: Error }) {
-  const probe = { inFlight: 0, maxInFlight: 0, copiesInFlight: 0, maxCopiesInFlight: 0, startedAfterFailure: 0 };
+  const probe = {
+    inFlight: 0,
+    maxInFlight: 0,
+    copiesInFlight: 0,
+    maxCopiesInFlight: 0,
+    startedAfterFailure: 0,
+    // Creations (copyFile, mkdir) in flight, in all and by the directory they create in.
+    creationsInFlight: 0,
+    maxCreationsInFlight: 0,
+    creationsIn: {} as Record<string, number>,
+    maxCreationsIn: {} as Record<string, number>,
+  };
   let failed = false;
+  const creating = (directory: string, step: 1 | -1) => {
+    probe.creationsInFlight += step;
+    probe.maxCreationsInFlight = Math.max(probe.maxCreationsInFlight, probe.creationsInFlight);
+    const now = (probe.creationsIn[directory] ?? 0) + step;
+    probe.creationsIn[directory] = now;
+    probe.maxCreationsIn[directory] = Math.max(probe.maxCreationsIn[directory] ?? 0, now);
+  };
   const counted =
-    <A extends unknown[], R>(operation: (...args: A) => Promise<R>, isCopy = false) =>
+    <A extends unknown[], R>(
+      operation: (...args: A) => Promise<R>,
+      isCopy = false,
+      createdAt?: (...args: A) => string,
+    ) =>
     async (...args: A): Promise<R> => {
       if (failed) probe.startedAfterFailure += 1;
       probe.inFlight += 1;
@@ -477,6 +521,8 @@ function instrumentedFs(fault?: { failCopyOf: string; failure: Error }) {
         probe.copiesInFlight += 1;
         probe.maxCopiesInFlight = Math.max(probe.maxCopiesInFlight, probe.copiesInFlight);
       }
+      const directory = createdAt && dirname(createdAt(...args));
+      if (directory !== undefined) creating(directory, 1);
       try {
         await new Promise((resolve) => setImmediate(resolve));
         if (isCopy && fault && String(args[0]).endsWith(`/${fault.failCopyOf}`)) {
@@ -487,13 +533,22 @@ function instrumentedFs(fault?: { failCopyOf: string; failure: Error }) {
       } finally {
         probe.inFlight -= 1;
         if (isCopy) probe.copiesInFlight -= 1;
+        if (directory !== undefined) creating(directory, -1);
       }
     };
   const fs: FixtureFs = {
     lstat: counted((path: string) => lstat(path)),
     readdir: counted((path: string) => readdir(path)),
-    mkdir: counted((path: string, options: { mode: number }) => mkdir(path, options)),
-    copyFile: counted((from: string, to: string, mode: number) => copyFile(from, to, mode), true),
+    mkdir: counted(
+      (path: string, options: { mode: number }) => mkdir(path, options),
+      false,
+      (path) => path,
+    ),
+    copyFile: counted(
+      (from: string, to: string, mode: number) => copyFile(from, to, mode),
+      true,
+      (_from, to) => to,
+    ),
     chmod: counted((path: string, mode: number) => chmod(path, mode)),
   };
   return Object.assign(probe, { fs });

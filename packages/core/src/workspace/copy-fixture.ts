@@ -55,6 +55,14 @@ export interface FixtureFs {
  */
 export const FIXTURE_COPY_CONCURRENCY = 16;
 
+/**
+ * Entries of one directory copied at once. The kernel creates a directory's entries one at a time
+ * (each creation holds the directory's lock), so more would only wait on that lock, and on ext4 spin
+ * on it: with every entry of a directory at once, copying a 5,000-file tree took 1.4–1.6× the time of
+ * `cp -r`, and with two per directory 0.8×. The copy's parallelism comes from its directories.
+ */
+export const DIRECTORY_LANES = 2;
+
 /** Stable codes of the ways a fixture copy can fail; match on these, never on messages. */
 export type FixtureErrorCode =
   | 'GZ_BENCH_FIXTURE_NOT_FOUND'
@@ -106,7 +114,8 @@ export function classifyFixtureEntry(
  *
  * Each file is a file of its own, never a hard link: where the file system can (btrfs, XFS, APFS…),
  * a copy-on-write clone that shares the fixture's blocks until either side writes, and a plain copy
- * of the bytes elsewhere (ext4, tmpfs). Several files are copied at once (`concurrency`).
+ * of the bytes elsewhere (ext4, tmpfs). Several files are copied at once (`concurrency`), at most
+ * `DIRECTORY_LANES` of them into one directory.
  */
 export async function copyFixture(
   source: string,
@@ -172,6 +181,41 @@ class FixtureCopyJob {
   }
 
   async copyEntry(relativePath: string): Promise<void> {
+    const entry = await this.#startEntry(relativePath);
+    await entry?.filled;
+  }
+
+  /**
+   * Copies the entries of the fixture directory at `relativePath` into its copy, `DIRECTORY_LANES`
+   * at a time, each subdirectory's own entries alongside. A failure is recorded at once, so that no
+   * operation queued behind it starts; the directory is done only once every entry has settled.
+   */
+  async copyContents(relativePath: string): Promise<void> {
+    const names = await this.#readFixture(relativePath, () => this.#fs.readdir(join(this.sourceRoot, relativePath)));
+    const subdirectories: Promise<void>[] = [];
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < names.length && this.#failure === undefined) {
+        const name = names[next++] as string;
+        const entry = await this.#startEntry(relativePath === '' ? name : `${relativePath}/${name}`);
+        if (entry !== undefined) subdirectories.push(entry.filled);
+      }
+    };
+    const lanes = Array.from({ length: Math.min(DIRECTORY_LANES, names.length) }, () =>
+      lane().catch((error: unknown) => this.#fail(error)),
+    );
+    await Promise.allSettled(lanes);
+    await Promise.allSettled(subdirectories);
+    if (this.#failure !== undefined) throw STOPPED;
+  }
+
+  /**
+   * Copies a file, or skips the entry, and resolves once that is done. For a directory it resolves
+   * once the directory is made, with `filled`: the copy of its entries and then of its mode, under
+   * way, so that the caller's directory goes on meanwhile. `filled` never rejects: a failure in it
+   * is the job's failure, which `run` throws.
+   */
+  async #startEntry(relativePath: string): Promise<{ filled: Promise<void> } | undefined> {
     const from = join(this.sourceRoot, relativePath);
     const to = join(this.targetRoot, relativePath);
     const stats = await this.#readFixture(relativePath, () => this.#fs.lstat(from));
@@ -183,30 +227,19 @@ class FixtureCopyJob {
       if ((stats.mode & SPECIAL_MODE_BITS) !== 0)
         await this.#op(() => this.#fs.chmod(to, stats.mode & COPIED_MODE_BITS));
       this.#result.files += 1;
-    } else if (kind === 'directory') {
+      return undefined;
+    }
+    if (kind === 'directory') {
       // Owner-only while filling it, so a read-only fixture directory can still be filled; its own
       // mode is applied once its entries are in.
       await this.#op(() => this.#fs.mkdir(to, { mode: 0o700 }));
-      await this.copyContents(relativePath);
-      await this.#op(() => this.#fs.chmod(to, stats.mode & COPIED_MODE_BITS));
-    } else {
-      this.#result.skipped.push({ path: relativePath, reason: kind });
+      const filled = this.copyContents(relativePath)
+        .then(() => this.#op(() => this.#fs.chmod(to, stats.mode & COPIED_MODE_BITS)))
+        .catch((error: unknown) => this.#fail(error));
+      return { filled };
     }
-  }
-
-  async copyContents(relativePath: string): Promise<void> {
-    const names = await this.#readFixture(relativePath, () => this.#fs.readdir(join(this.sourceRoot, relativePath)));
-    // Every entry of the directory at once; the limit decides how many operations really run.
-    // A failure is recorded at once, so that no operation queued behind it starts; the directory is
-    // done only once every entry has settled.
-    await Promise.allSettled(
-      names.map((name) =>
-        this.copyEntry(relativePath === '' ? name : `${relativePath}/${name}`).catch((error: unknown) =>
-          this.#fail(error),
-        ),
-      ),
-    );
-    if (this.#failure !== undefined) throw STOPPED;
+    this.#result.skipped.push({ path: relativePath, reason: kind });
+    return undefined;
   }
 
   /**
