@@ -2,29 +2,47 @@
 // the ideal ceil(cases / limit) × 1 s. The figure is the span of the cases, from the first agent's
 // start to the last one's end, as the agents themselves note it: the run's fixed start-up is row 1.2's,
 // and no start-up at all would leave that ideal out of reach. The whole run is shown beside it.
+// Rows 2.3 and 2.4 show, for information, the span of the same cases run by a plain loop
+// (concurrent-loop.mjs) with the same containment: how near the ideal any harness gets on this machine.
+
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import * as core from '@gz-bench/core';
+import { launchFor } from './containment.mjs';
 import { scaled } from './options.mjs';
 import { runProblem } from './report.mjs';
-import { measuredRow, plural, seconds, times, unavailableRow } from './row.mjs';
-import { runGzBench } from './spawn.mjs';
+import { infoRow, measuredRow, plural, seconds, times, unavailableRow } from './row.mjs';
+import { firstLine, runGzBench, runNodeScript } from './spawn.mjs';
 import { median } from './stats.mjs';
 import { manyCases, writeSuites } from './suites.mjs';
 
 const SETTINGS = [
-  { id: '2.1', cases: 64, limit: 16, target: 1.15 },
-  { id: '2.2', cases: 256, limit: 64, target: 1.25 },
+  { id: '2.1', floorId: '2.3', cases: 64, limit: 16, target: 1.15 },
+  { id: '2.2', floorId: '2.4', cases: 256, limit: 64, target: 1.25 },
 ];
 const FILES = 8;
 
-/** Rows 2.1 and 2.2. */
+/** Rows 2.1 and 2.2, then their floors, 2.3 and 2.4. */
 export async function concurrencyRows(context) {
-  const rows = [];
-  for (const setting of SETTINGS) rows.push(await concurrencyRow(context, setting));
-  return rows;
+  const launch = await launchFor(core, 'none');
+  const measured = [];
+  const floors = [];
+  for (const setting of SETTINGS) {
+    const { row, floor } = await concurrencyRow(context, setting, launch);
+    measured.push(row);
+    floors.push(floor);
+  }
+  return [...measured, ...floors];
 }
 
-async function concurrencyRow(context, { id, cases, limit, target }) {
+/** The agent command of rows 2.x: it notes its start and end in `marksFile`, around its `sleep 1`. */
+function sleepCommand(marksFile) {
+  // Outside the workspaces, which `--sandbox none` lets the agents write to: each appends a line
+  // when it starts and when it ends, in one write each (O_APPEND keeps them whole).
+  return `echo "start $(date +%s%N)" >> '${marksFile}'; sleep 1; echo "end $(date +%s%N)" >> '${marksFile}'`;
+}
+
+async function concurrencyRow(context, { id, floorId, cases, limit, target }, launch) {
   const { options, work } = context;
   const count = scaled(options, cases);
   const idealMs = Math.ceil(count / limit) * 1000;
@@ -38,24 +56,44 @@ async function concurrencyRow(context, { id, cases, limit, target }) {
     manyCases('sleep', count, (caseId) => ({ id: caseId, prompt: 'Sleep for a second', checks: [] })),
     files,
   );
+  const floorWhat = `The cases of ${id} run by a plain loop, ${limit} at once, with the same containment (first agent's start to last agent's end)`;
   const spans = [];
   const walls = [];
+  const floorSpans = [];
+  let floorProblem;
+  // Interleaved, so that a busy spell of the machine falls on both.
   for (let run = 0; run < options.runs; run += 1) {
     context.log(`2: ${count} × sleep 1 at concurrency ${limit}, run ${run + 1} of ${options.runs}`);
-    // Outside the workspaces, which `--sandbox none` lets the agents write to: each appends a line
-    // when it starts and when it ends, in one write each (O_APPEND keeps them whole).
     const marksFile = join(dir, `marks-${run + 1}.txt`);
-    const cmd = `echo "start $(date +%s%N)" >> '${marksFile}'; sleep 1; echo "end $(date +%s%N)" >> '${marksFile}'`;
+    const cmd = sleepCommand(marksFile);
     const args = ['run', ...suites, '--cmd', cmd, '--concurrency', String(limit), '--sandbox', 'none', '--json'];
     const result = await runGzBench(args, { cwd: dir, env: context.env });
     const marks = await readSpan(marksFile);
     const problem = runProblem(result, count) ?? spanProblem(marks, count);
-    if (problem !== undefined) return unavailableRow({ id, what, target: targetText, reason: problem });
+    if (problem !== undefined) {
+      return {
+        row: unavailableRow({ id, what, target: targetText, reason: problem }),
+        floor: unavailableRow({
+          id: floorId,
+          what: floorWhat,
+          target: '—',
+          reason: 'its row was not measured',
+          missed: false,
+        }),
+      };
+    }
     spans.push(marks.ms);
     walls.push(result.wallMs);
+
+    const floorMarks = join(dir, `loop-marks-${run + 1}.txt`);
+    const loopArgs = [String(count), String(limit), JSON.stringify(launch.argv), sleepCommand(floorMarks)];
+    const loop = await runNodeScript('concurrent-loop.mjs', loopArgs, { cwd: dir, env: context.env });
+    const loopMarks = await readSpan(floorMarks);
+    floorProblem ??= loop.code !== 0 ? `the plain loop failed: ${firstLine(loop)}` : spanProblem(loopMarks, count);
+    floorSpans.push(loopMarks.ms);
   }
   const span = median(spans);
-  return measuredRow({
+  const row = measuredRow({
     id,
     what,
     baseline: `ideal ${seconds(idealMs)}`,
@@ -64,6 +102,21 @@ async function concurrencyRow(context, { id, cases, limit, target }) {
     target: targetText,
     met: span / idealMs <= target,
   });
+  if (floorProblem !== undefined) {
+    return {
+      row,
+      floor: unavailableRow({ id: floorId, what: floorWhat, target: '—', reason: floorProblem, missed: false }),
+    };
+  }
+  const floorSpan = median(floorSpans);
+  const floor = infoRow({
+    id: floorId,
+    what: floorWhat,
+    baseline: `ideal ${seconds(idealMs)}`,
+    figure: `${seconds(floorSpan)} (gz-bench's span ${times(span / floorSpan)} of it)`,
+    value: times(floorSpan / idealMs),
+  });
+  return { row, floor };
 }
 
 /** The agents' starts and ends in a marks file: how many of each, and the span from first to last in ms. */

@@ -67,7 +67,12 @@ processes took during the run (the machine's busy time less this run's own).
   notes them (\`date +%s%N\` appended to a file before and after its \`sleep 1\`). The fixed start-up
   before the first case is row 1.2's, and is left out here: with any start-up at all the whole run
   could not meet 1.15× of 4 s. The whole command's wall time is shown beside the span. Where the CLI
-  refuses the flag the row says so.
+  refuses the flag the row says so. 2.3 and 2.4 show, for information, the span of the same cases
+  run by a plain Node loop ([scripts/perf/concurrent-loop.mjs](../scripts/perf/concurrent-loop.mjs))
+  at the same limit, interleaved with gz-bench's runs: per case \`mkdtemp\`, one spawn of the same
+  command with the same containment as 1.1's loop, \`rm -rf\`. The cases' own commands (a shell, two
+  \`date\` and a \`sleep\` each, started by the dozen at once) cost CPU too, and this is how near the
+  ideal any harness comes on the machine.
 - **3.x Fixture copies.** A deterministic tree of 5,000 files and 50 MiB (sizes from bytes to hundreds of
   KiB, directories up to 8 deep) in the temp dir, copied by core's \`copyFixture\` (what a case does for
   its \`repo\`) against \`cp -r\` of the same tree, each after one untimed copy so both read from the page
