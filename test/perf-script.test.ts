@@ -10,7 +10,23 @@ import { cleanEnv } from './support/run.js';
 // every row, each with a figure or an explicit reason, and write the document where it is told.
 // Its figures at this scale mean nothing, and no timing is asserted.
 
-const ROW_IDS = ['1.1', '1.2', '1.3', '1.4', '1.5', '2.1', '2.2', '2.3', '2.4', '3.1', '3.2', '4.1', '4.2', '5.1', '5.2'];
+const ROW_IDS = [
+  '1.1',
+  '1.2',
+  '1.3',
+  '1.4',
+  '1.5',
+  '2.1',
+  '2.2',
+  '2.3',
+  '2.4',
+  '3.1',
+  '3.2',
+  '4.1',
+  '4.2',
+  '5.1',
+  '5.2',
+];
 const RESULTS = ['met', 'MISSED', 'info', 'n/a'];
 
 interface TableRow {

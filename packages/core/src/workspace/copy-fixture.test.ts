@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { lstatSync, readdirSync } from 'node:fs';
 import {
   chmod,
   copyFile,
@@ -6,7 +7,6 @@ import {
   lstat,
   mkdir,
   mkdtemp,
-  readdir,
   readFile,
   readlink,
   realpath,
@@ -536,9 +536,16 @@ function instrumentedFs(fault?: { failCopyOf: string; failure: Error }) {
         if (directory !== undefined) creating(directory, -1);
       }
     };
+  // The fixture's metadata is read synchronously: never in flight, but counted after a failure.
+  const read =
+    <A extends unknown[], R>(operation: (...args: A) => R) =>
+    (...args: A): R => {
+      if (failed) probe.startedAfterFailure += 1;
+      return operation(...args);
+    };
   const fs: FixtureFs = {
-    lstat: counted((path: string) => lstat(path)),
-    readdir: counted((path: string) => readdir(path)),
+    lstatSync: read((path: string) => lstatSync(path)),
+    readdirSync: read((path: string) => readdirSync(path)),
     mkdir: counted(
       (path: string, options: { mode: number }) => mkdir(path, options),
       false,

@@ -1,4 +1,4 @@
-import { constants, type Stats } from 'node:fs';
+import { constants, lstatSync, readdirSync, type Stats } from 'node:fs';
 import * as fsPromises from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { type ConcurrencyLimit, createConcurrencyLimit } from './concurrency-limit.js';
@@ -33,20 +33,34 @@ export interface CopyFixtureOptions {
    * two open files. @default FIXTURE_COPY_CONCURRENCY
    */
   concurrency?: number;
-  /** The file system to copy through; tests pass an instrumented `node:fs/promises`. @default node:fs/promises */
+  /** The file system to copy through; tests pass an instrumented one. @default node:fs */
   fs?: FixtureFs;
   /** A directory of the fixture (posix, relative) that holds hidden verifiers: never copied. */
   hidden?: string;
 }
 
-/** The part of `node:fs/promises` a fixture copy uses. */
+/**
+ * The part of `node:fs` a fixture copy uses. The fixture's metadata is read synchronously: a local
+ * tree's `lstat` and `readdir` take microseconds, less than the trip through libuv's thread pool
+ * that an asynchronous call makes. With them synchronous, `pnpm perf`'s 5,000-file tree copied in
+ * 0.75× the time of `cp -r` instead of 0.8×, and a flat directory of 5,000 files in 1.3–1.4× instead
+ * of 1.6×. What writes (and creates, which waits on the kernel) stays asynchronous.
+ */
 export interface FixtureFs {
-  lstat(path: string): Promise<Stats>;
-  readdir(path: string): Promise<string[]>;
+  lstatSync(path: string): Stats;
+  readdirSync(path: string): string[];
   mkdir(path: string, options: { mode: number }): Promise<unknown>;
   copyFile(source: string, target: string, mode: number): Promise<void>;
   chmod(path: string, mode: number): Promise<void>;
 }
+
+const NODE_FS: FixtureFs = {
+  lstatSync: (path) => lstatSync(path),
+  readdirSync: (path) => readdirSync(path),
+  mkdir: fsPromises.mkdir,
+  copyFile: fsPromises.copyFile,
+  chmod: fsPromises.chmod,
+};
 
 /**
  * Operations a fixture copy keeps in flight by default: enough to keep libuv's thread pool (4 threads
@@ -164,7 +178,7 @@ class FixtureCopyJob {
     readonly targetRoot: string,
     readonly options: CopyFixtureOptions,
   ) {
-    this.#fs = options.fs ?? fsPromises;
+    this.#fs = options.fs ?? NODE_FS;
     this.#limit = createConcurrencyLimit(options.concurrency ?? FIXTURE_COPY_CONCURRENCY);
   }
 
@@ -191,7 +205,7 @@ class FixtureCopyJob {
    * operation queued behind it starts; the directory is done only once every entry has settled.
    */
   async copyContents(relativePath: string): Promise<void> {
-    const names = await this.#readFixture(relativePath, () => this.#fs.readdir(join(this.sourceRoot, relativePath)));
+    const names = this.#readFixture(relativePath, () => this.#fs.readdirSync(join(this.sourceRoot, relativePath)));
     const subdirectories: Promise<void>[] = [];
     let next = 0;
     const lane = async (): Promise<void> => {
@@ -218,7 +232,7 @@ class FixtureCopyJob {
   async #startEntry(relativePath: string): Promise<{ filled: Promise<void> } | undefined> {
     const from = join(this.sourceRoot, relativePath);
     const to = join(this.targetRoot, relativePath);
-    const stats = await this.#readFixture(relativePath, () => this.#fs.lstat(from));
+    const stats = this.#readFixture(relativePath, () => this.#fs.lstatSync(from));
     const kind = classifyFixtureEntry(relativePath, stats, this.options);
     if (kind === 'file') {
       // The copy gets the source's mode (libuv sets it with fchmod, whatever the umask); only
@@ -246,29 +260,36 @@ class FixtureCopyJob {
    * Runs one file system operation in a slot of the limit, unless the copy already failed. A failure
    * is recorded before the slot is freed, so that no operation queued behind it starts.
    */
-  #op<T>(operation: () => Promise<T>, describeError: (error: unknown) => unknown = (error) => error): Promise<T> {
+  #op<T>(operation: () => Promise<T>): Promise<T> {
     return this.#limit(async () => {
       if (this.#failure !== undefined) throw STOPPED;
       try {
         return await operation();
       } catch (error) {
-        const described = describeError(error);
-        this.#fail(described);
-        throw described;
+        this.#fail(error);
+        throw error;
       }
     });
   }
 
-  /** Runs a read of the fixture, naming the entry in the error should it fail. */
-  #readFixture<T>(relativePath: string, read: () => Promise<T>): Promise<T> {
-    return this.#op(read, (error) => {
+  /**
+   * Runs a synchronous read of the fixture, unless the copy already failed, naming the entry in the
+   * error should it fail.
+   */
+  #readFixture<T>(relativePath: string, read: () => T): T {
+    if (this.#failure !== undefined) throw STOPPED;
+    try {
+      return read();
+    } catch (error) {
       const code = errnoCode(error);
-      return new FixtureError(
+      const described = new FixtureError(
         'GZ_BENCH_FIXTURE_UNREADABLE',
         `cannot copy fixture entry ${relativePath === '' ? '.' : relativePath}: ${code ?? String(error)}`,
         error,
       );
-    });
+      this.#fail(described);
+      throw described;
+    }
   }
 
   #fail(error: unknown): void {
