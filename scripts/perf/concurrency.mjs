@@ -57,6 +57,8 @@ async function concurrencyRow(context, { id, floorId, cases, limit, target }, la
     files,
   );
   const floorWhat = `The cases of ${id} run by a plain loop, ${limit} at once, with the same containment (first agent's start to last agent's end)`;
+  const floorUnavailable = (reason) =>
+    unavailableRow({ id: floorId, what: floorWhat, target: '—', reason, missed: false });
   const spans = [];
   const walls = [];
   const floorSpans = [];
@@ -73,13 +75,7 @@ async function concurrencyRow(context, { id, floorId, cases, limit, target }, la
     if (problem !== undefined) {
       return {
         row: unavailableRow({ id, what, target: targetText, reason: problem }),
-        floor: unavailableRow({
-          id: floorId,
-          what: floorWhat,
-          target: '—',
-          reason: 'its row was not measured',
-          missed: false,
-        }),
+        floor: floorUnavailable('its row was not measured'),
       };
     }
     spans.push(marks.ms);
@@ -102,12 +98,7 @@ async function concurrencyRow(context, { id, floorId, cases, limit, target }, la
     target: targetText,
     met: span / idealMs <= target,
   });
-  if (floorProblem !== undefined) {
-    return {
-      row,
-      floor: unavailableRow({ id: floorId, what: floorWhat, target: '—', reason: floorProblem, missed: false }),
-    };
-  }
+  if (floorProblem !== undefined) return { row, floor: floorUnavailable(floorProblem) };
   const floorSpan = median(floorSpans);
   const floor = infoRow({
     id: floorId,
