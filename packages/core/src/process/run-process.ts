@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { explainArgumentLimit } from './arg-limits.js';
 import { diskUsage, watchDiskUsage } from './disk-usage.js';
 import { trackProcessGroup } from './exit-cleanup.js';
-import { outputConsumed } from './garbage.js';
+import { commandStarted, outputConsumed } from './garbage.js';
 import { childrenMarked, groupRunsBeyond, signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
 import { INIT_NAME } from './namespace-init.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, OutputBuffer } from './output-buffer.js';
@@ -109,6 +109,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   }
   // A successful spawn always has a pid; it doubles as the process group id.
   const groupId = child.pid as number;
+  commandStarted();
 
   const untrack = trackProcessGroup(groupId);
   const terminator = new GroupTerminator(groupId, settings.killGraceMs, settings.init);
