@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // Setup and checks run git with the safety settings of git-baseline.ts, among them no global config at
@@ -25,7 +25,8 @@ export const AGENT_GIT_CONFIG = `# Written by gz-bench for this case's agent.
 
 /** Writes the agent's git config into a fresh case HOME (owner-only, like the rest of it). */
 export async function writeAgentGitConfig(home: string): Promise<void> {
-  await writeFile(join(home, '.gitconfig'), AGENT_GIT_CONFIG, { mode: 0o600, flag: 'wx' });
+  // Synchronous, as the rest of the case area (case-area.ts).
+  writeFileSync(join(home, '.gitconfig'), AGENT_GIT_CONFIG, { mode: 0o600, flag: 'wx' });
 }
 
 /**

@@ -1,4 +1,5 @@
-import { lstat, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { lstat, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackWorkspace } from '../process/exit-cleanup.js';
@@ -59,10 +60,15 @@ export async function createCaseArea(options?: { parent?: string; token: string 
     token,
   };
   try {
-    await Promise.all([mkdir(area.workspace), mkdir(area.home), mkdir(area.tmp)]);
+    // A few small calls on the temp dir, made synchronously: each takes microseconds, less than a trip
+    // through libuv's thread pool, and every case waits for its area (with the prompt file and the
+    // case HOME's git config, 1.06 → 0.25 ms a case on 2 cores).
+    mkdirSync(area.workspace);
+    mkdirSync(area.home);
+    mkdirSync(area.tmp);
     // Before any command runs, so that cleanStaleAreas can kill by the token whatever the case starts.
     const created = new Date().toISOString();
-    await writeOwnerRecord(root, { pid: process.pid, startTime: await ownStartTime(), token, created });
+    writeOwnerRecord(root, { pid: process.pid, startTime: await ownStartTime(), token, created });
   } catch (error) {
     await removeCaseArea(area).catch(() => {});
     throw error;
@@ -118,11 +124,11 @@ export async function assertWorkspaceIntact(area: CaseArea): Promise<string | un
   return undefined;
 }
 
-async function writeOwnerRecord(root: string, record: OwnerRecord): Promise<void> {
+function writeOwnerRecord(root: string, record: OwnerRecord): void {
   // One write, no temp file and rename: a reader that finds it half-written (its harness died in the
   // middle) takes it for missing, which is what the rename would have left, and judges the area by its
   // name. 'wx': into a fresh area only, never through anything already there.
-  await writeFile(join(root, OWNER_FILE), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  writeFileSync(join(root, OWNER_FILE), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
 }
 
 function inaccessible(error: NodeJS.ErrnoException): string {

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import type { CaseArea } from './case-area.js';
 
 /**
@@ -7,5 +7,6 @@ import type { CaseArea } from './case-area.js';
  * not the agent's to change; the bwrap sandbox also mounts the file read-only, which binds root too.
  */
 export async function writePromptFile(area: CaseArea, prompt: string): Promise<void> {
-  await writeFile(area.promptFile, prompt, { mode: 0o444, flag: 'wx' });
+  // Synchronous, as the rest of the case area (case-area.ts).
+  writeFileSync(area.promptFile, prompt, { mode: 0o444, flag: 'wx' });
 }

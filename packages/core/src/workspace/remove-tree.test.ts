@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { compileForChild } from '../process/test-support/child-modules.js';
 import { agent } from '../process/test-support/processes.js';
-import { RemoveTreeError, removeTree, removeTreeSync, restoreOwnerAccess } from './remove-tree.js';
+import { RemoveTreeError, removeTree, removeTreeSync, restoreOwnerAccess, SYNC_ENTRY_BUDGET } from './remove-tree.js';
 
 const run = promisify(execFile);
 const NOBODY = 65534;
@@ -92,6 +92,43 @@ describe('removeTree', () => {
     expect(await readFile(join(outside, 'inner', 'keep.txt'), 'utf8')).toBe('precious');
     expect((await lstat(join(outside, 'inner'))).mode & 0o7777).toBe(0o500);
   }, 30_000);
+
+  it('removes a small tree with links out of it as links, whatever they point at', async () => {
+    const outside = join(parent, 'outside');
+    await mkdir(join(outside, 'inner'), { recursive: true });
+    await writeFile(join(outside, 'inner', 'keep.txt'), 'precious');
+    const tree = join(parent, 'tree');
+    await mkdir(join(tree, 'workspace', 'src'), { recursive: true });
+    await writeFile(join(tree, 'workspace', 'src', 'a.txt'), 'a');
+    await symlink(outside, join(tree, 'workspace', 'dir-link'));
+    await symlink(join(outside, 'inner', 'keep.txt'), join(tree, 'workspace', 'src', 'file-link'));
+    await symlink(join(parent, 'nowhere'), join(tree, 'dangling'));
+    await removeTree(tree);
+    expect(existsSync(tree)).toBe(false);
+    expect(await readFile(join(outside, 'inner', 'keep.txt'), 'utf8')).toBe('precious');
+  });
+
+  it('removes a tree of more entries than it removes synchronously, in one directory and nested', async () => {
+    const tree = join(parent, 'tree');
+    await mkdir(join(tree, 'flat'), { recursive: true });
+    for (let index = 0; index < SYNC_ENTRY_BUDGET + 10; index += 1)
+      await writeFile(join(tree, 'flat', `f${index}`), '');
+    let nested = join(tree, 'nested');
+    for (let depth = 0; depth < SYNC_ENTRY_BUDGET + 10; depth += 1) nested = join(nested, 'd');
+    await mkdir(nested, { recursive: true });
+    await writeFile(join(nested, 'last.txt'), 'deep');
+    await removeTree(tree);
+    expect(existsSync(tree)).toBe(false);
+  });
+
+  it('removes a small tree that holds a directory of mode 0500', async () => {
+    const tree = join(parent, 'tree');
+    await mkdir(join(tree, 'locked'), { recursive: true });
+    await writeFile(join(tree, 'locked', 'file.txt'), 'x');
+    await chmod(join(tree, 'locked'), 0o500);
+    await removeTree(tree);
+    expect(existsSync(tree)).toBe(false);
+  });
 
   it('is a no-op for a path that does not exist, and refuses a relative path or /', async () => {
     await expect(removeTree(join(parent, 'missing'))).resolves.toBeUndefined();
