@@ -1,4 +1,4 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report } from '@gz-bench/core';
 import type { Result, ResultPromise } from 'execa';
@@ -122,19 +122,33 @@ describe('one concurrency limit for the whole run', () => {
     await expectNothingLeft(expect, tmp, runs);
   });
 
-  it('vitest run with concurrency: 1 runs the cases strictly one at a time, across files too', async ({ expect }) => {
+  it('vitest run with concurrency: 1 runs the cases strictly one at a time, across files too, each file in suite order', async ({
+    expect,
+  }) => {
     const { p, tmp, log, agent } = await spreadProject();
+    // Each case's prompt names it, and its agent notes the prompt as it starts.
+    const order = join(p.dir, 'order.log');
+    const cmd = `printf '%s\\n' "$GZ_BENCH_PROMPT" >> '${order}' && ${agent(300)}`;
     await p.write('package.json', { name: 'bench-user', private: true, type: 'module' });
-    await p.write('vitest.config.ts', pluginConfig({ cmd: agent(300), report: REPORT, concurrency: 1 }));
-    await writeSuites(p, 3, 2);
+    await p.write('vitest.config.ts', pluginConfig({ cmd, report: REPORT, concurrency: 1 }));
+    for (const k of [1, 2, 3]) {
+      const cases = [1, 2, 3].map((m) => ({ id: `c${m}`, prompt: `s${k} > c${m}`, checks: [] }));
+      await p.write(`bench/s${k}.bench.json`, { name: `s${k}`, cases });
+    }
     const result = await runVitest(['run'], { cwd: p.dir, env: { TMPDIR: tmp }, timeoutMs: 110_000 });
     expect(result.exitCode, output(result)).toBe(0);
     const runs = (await readAgentRuns(log)).sort((a, b) => a.start - b.start);
-    expect(runs).toHaveLength(6);
+    expect(runs).toHaveLength(9);
     for (let i = 1; i < runs.length; i++) {
       expect(runs[i]?.start).toBeGreaterThanOrEqual(runs[i - 1]?.end ?? Number.POSITIVE_INFINITY);
     }
-    expect(rowNames(await readReport(p.dir, REPORT))).toEqual(suiteOrder(3, 2));
+    // Files may take turns, but each file's cases start in the order the suite lists them.
+    const started = (await readFile(order, 'utf8')).trim().split('\n');
+    expect([...started].sort()).toEqual(suiteOrder(3, 3));
+    for (const k of [1, 2, 3]) {
+      expect(started.filter((line) => line.startsWith(`s${k} `))).toEqual([1, 2, 3].map((m) => `s${k} > c${m}`));
+    }
+    expect(rowNames(await readReport(p.dir, REPORT))).toEqual(suiteOrder(3, 3));
     await expectNothingLeft(expect, tmp, runs);
   });
 

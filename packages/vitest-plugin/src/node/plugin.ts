@@ -191,6 +191,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         retryErrors: options.retryErrors,
         ...(earlier && { resume: earlier.resume }),
         baselineUpdate: isBaselineUpdate(vitest),
+        ...(options.concurrency === 1 && (vitest.config.bail ?? 0) > 0 && { oneTestAtATime: true }),
         // Beside the report, against the same root; absolute, so every worker writes to the same place.
         logs:
           options.logs === false ? false : { dir: resolve(vitest.config.root, options.logs), root: vitest.config.root },

@@ -70,7 +70,13 @@ export interface DefinedSuite {
 /** Binds a suite's data to the run options provided by the plugin. */
 export function defineSuite(data: SuiteModuleData): DefinedSuite {
   const options = inject(PROVIDE_KEY) as WorkerOptions | undefined;
-  const describeOptions = options?.concurrency === 1 ? { sequential: true as const } : { concurrent: true as const };
+  // Concurrent at any concurrency, 1 too: the run's slots alone decide which cases run, first come,
+  // first served. A test that waits for its slot costs nothing, and one that is already waiting when
+  // the case before it gives its slot back starts at once, instead of after Vitest has ended that
+  // test and started the next (1.7 → 0.55 ms between two cases of a file, on 2 cores). Only a run
+  // that bails at concurrency 1 waits for that, so that Vitest sees a failure before the next starts.
+  const describeOptions =
+    options?.oneTestAtATime === true ? { sequential: true as const } : { concurrent: true as const };
   if (options?.slots !== undefined) warmUp(options);
 
   const run = async (index: number, agentName: string | undefined, context: TestContext): Promise<void> => {

@@ -162,6 +162,11 @@ export type WorkerOptions = Pick<
   slots: SlotAddress | undefined;
   /** The run updates baseline files (`vitest run -u`, `gz-bench run --update`): a regression is accepted, not failed. */
   baselineUpdate?: boolean;
+  /**
+   * Each file's tests start one after another, each once the one before has ended: at concurrency 1
+   * with Vitest's `--bail`, so that a failure stops the run before the next case starts.
+   */
+  oneTestAtATime?: boolean;
 };
 
 /** How workers reach the run's slot server. */
