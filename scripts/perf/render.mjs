@@ -86,7 +86,7 @@ processes took during the run (the machine's busy time less this run's own).
   Both rows keep full output logs (\`--logs\`, where the CLI has it), so every byte goes through the
   harness to disk. 4.1 while an agent prints 1 GiB, checked to have reached the agent's log (its
   baseline: the same case printing one line); 4.2 the growth from 100 to 1,000 trivial cases over 8
-  suite files at the default concurrency (one run each).
+  suite files at the default concurrency (each count's median peak over the runs, interleaved).
 - **5.x Loading.** A generated 10,000-case suite (a fixture repository with protected tests, checkers
   that are fixture files, all five check kinds, setup and settings on some cases), read by core's
   \`loadSuite\` (parsing, validation and the fixture checks) in a fresh Node process, against
