@@ -15,10 +15,58 @@
 // the command dies of a signal; the command gets the real stderr back (kept on fd 3 meanwhile) in a
 // subshell that execs it, so that the redirection is the command's alone, with no extra process.
 
+//
+// The locale: `unshare` sets its locale from the environment, and with LANG or an LC_* variable set
+// glibc reads some twenty locale files first (0.17 ms of every contained command on 2 cores, against
+// one without them). So the launcher gets those variables renamed (`launcherEnv`), and the init sets
+// them back, as they were, before it starts the command.
+
 /** The init's name in its command line (`ps`), as its `$0`. */
 export const INIT_NAME = 'gz-bench-init';
 
+/** The variables glibc's setlocale reads: what the launcher gets renamed. */
+const LOCALE_VARIABLES = [
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_NUMERIC',
+  'LC_TIME',
+  'LC_COLLATE',
+  'LC_MONETARY',
+  'LC_MESSAGES',
+  'LC_PAPER',
+  'LC_NAME',
+  'LC_ADDRESS',
+  'LC_TELEPHONE',
+  'LC_MEASUREMENT',
+  'LC_IDENTIFICATION',
+] as const;
+
+/** What a locale variable is called on its way through the launcher. */
+const HANDED_PREFIX = 'GZ_BENCH_INIT_';
+
+/**
+ * The environment to start a launcher with that runs the init (INIT_ARGV): `env` with its locale
+ * variables renamed, which the init gives the command back under their own names.
+ */
+export function launcherEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+  const launcher: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    launcher[(LOCALE_VARIABLES as readonly string[]).includes(name) ? `${HANDED_PREFIX}${name}` : name] = value;
+  }
+  return launcher;
+}
+
+// Only the fixed names above go through eval; a value is only ever expanded in an assignment, never
+// read as code.
+const RESTORE_LOCALE = [
+  `for v in ${LOCALE_VARIABLES.join(' ')}; do`,
+  `  eval "[ -z \\"\\\${${HANDED_PREFIX}$v+x}\\" ] || { $v=\\$${HANDED_PREFIX}$v; export $v; unset ${HANDED_PREFIX}$v; }"`,
+  'done',
+].join('\n');
+
 const INIT_SCRIPT = [
+  RESTORE_LOCALE,
   "trap 'terminating=1' TERM",
   'exec 3>&2 2>/dev/null',
   '(trap - TERM; exec "$@" 2>&3 3>&-)',

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,6 +118,64 @@ describe('commandLaunch', () => {
   it(`uses the sweep alone with ${CONTAINMENT_ENV}=sweep`, async () => {
     const launch = await commandLaunch({ ...where, sandbox: 'none', env: { [CONTAINMENT_ENV]: 'sweep' } });
     expect(launch).toEqual({ containment: 'sweep', argv: [], infoFd: false, init: false });
+  });
+});
+
+describe('the locale, handed over by the init', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await realpath(await mkdtemp(join(tmpdir(), 'gzb-locale-')));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  // Values that would run code if anything evaluated them, an empty one, and one a shell would split.
+  const locale = {
+    LANG: 'C.UTF-8',
+    LC_ALL: '',
+    LC_TIME: 'x $(touch pwned) `touch pwned2`; touch pwned3 "\'',
+    LC_MESSAGES: '  two  words  ',
+  };
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', OTHER: 'kept', ...locale };
+
+  /** The `NAME=value` lines of `env -0` output, as an object. */
+  function parseEnv(text: string): Record<string, string> {
+    const parsed: Record<string, string> = {};
+    for (const line of text.split('\0').filter((entry) => entry !== '')) {
+      const equals = line.indexOf('=');
+      parsed[line.slice(0, equals)] = line.slice(equals + 1);
+    }
+    return parsed;
+  }
+
+  it('the launcher sees no locale variable, and the command gets each back as it was', async () => {
+    // A launcher that notes its environment, then runs the init as unshare and bwrap do.
+    const noted = join(dir, 'launcher-env');
+    const launcher = ['/bin/sh', '-c', 'env -0 > "$0"; exec "$@"', noted, ...INIT_ARGV];
+    const result = await runIn(dir, 'env -0', { env, sandbox: { argv: launcher, infoFd: false, init: true } });
+    expect(result.exitCode).toBe(0);
+    const seen = parseEnv(readFileSync(noted, 'utf8'));
+    for (const name of Object.keys(locale)) expect(seen).not.toHaveProperty(name);
+    expect(seen.OTHER).toBe('kept');
+    const command = parseEnv(result.output.text);
+    expect(command).toMatchObject({ ...locale, OTHER: 'kept' });
+    expect(Object.keys(command).filter((name) => name.startsWith('GZ_BENCH_'))).toEqual([]);
+    expect(readdirSync(dir).filter((name) => name.startsWith('pwned'))).toEqual([]);
+  });
+
+  it('leaves a variable unset that was unset', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a JS template.
+    const result = await runIn(dir, 'echo "${LANG-unset} ${LC_ALL-unset}"', {
+      env: { PATH: env.PATH },
+      sandbox: { argv: ['/bin/sh', '-c', 'exec "$@"', 'launcher', ...INIT_ARGV], infoFd: false, init: true },
+    });
+    expect(result.output.text).toBe('unset unset\n');
+  });
+
+  it.runIf(probe.available)('does so through unshare too', async () => {
+    const result = await runIn(dir, 'env -0', { env, sandbox: { argv: probe.argv, infoFd: false, init: true } });
+    expect(parseEnv(result.output.text)).toMatchObject({ ...locale, OTHER: 'kept' });
   });
 });
 

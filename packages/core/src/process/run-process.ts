@@ -7,7 +7,7 @@ import { diskUsage, watchDiskUsage } from './disk-usage.js';
 import { trackProcessGroup } from './exit-cleanup.js';
 import { commandStarted, outputConsumed } from './garbage.js';
 import { childrenMarked, groupRunsBeyond, signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
-import { INIT_NAME } from './namespace-init.js';
+import { INIT_NAME, launcherEnv } from './namespace-init.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, OutputBuffer } from './output-buffer.js';
 import { OutputLogWriter } from './output-log.js';
 import { killAndAwait, readSandboxInit, SANDBOX_INFO_FD } from './sandbox-init.js';
@@ -73,7 +73,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   try {
     child = spawn(settings.file, settings.args, {
       cwd: settings.cwd,
-      env: settings.env,
+      // An init hands the command its locale back (see namespace-init.ts).
+      env: settings.init ? launcherEnv(settings.env) : settings.env,
       // The shell (or the sandbox's bwrap) leads a new process group, so the whole tree can be signalled as one.
       detached: true,
       // A sandbox launcher gets one more pipe, on which bwrap reports its pid 1 (see sandbox-init.ts).
