@@ -174,7 +174,8 @@ describe('the locale, handed over by the init', () => {
   });
 
   it.runIf(probe.available)('does so through unshare too', async () => {
-    const result = await runIn(dir, 'env -0', { env, sandbox: { argv: probe.argv, infoFd: false, init: true } });
+    const argv = probe.available ? probe.argv : [];
+    const result = await runIn(dir, 'env -0', { env, sandbox: { argv, infoFd: false, init: true } });
     expect(parseEnv(result.output.text)).toMatchObject({ ...locale, OTHER: 'kept' });
   });
 });
