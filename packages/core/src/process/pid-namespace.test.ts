@@ -372,7 +372,15 @@ describe.runIf(probe.available)('without a pid namespace', () => {
       expect(result.exitCode).toBe(0);
       expect(pidsWithMarker(marker).length).toBeGreaterThan(0);
     } finally {
-      killStrays(pidsWithMarker(marker));
+      // The daemon's shell leads a session and group of its own (setsid), with its `sleep` in it: the
+      // group goes, or the `sleep` would outlive the test.
+      const daemons = pidsWithMarker(marker);
+      for (const pid of daemons) {
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {}
+      }
+      killStrays(daemons);
       await rm(dir, { recursive: true, force: true });
     }
   });
