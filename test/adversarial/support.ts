@@ -114,7 +114,7 @@ export async function caseProcesses(tmp: string): Promise<number[]> {
   return found.sort((a, b) => a - b);
 }
 
-/** What `watchCaseProcesses` saw: every pid, and the command line of each as first seen. */
+/** What `watchCaseProcesses` saw: every pid, and the command line of each as last seen. */
 export interface Watched<T> {
   value: T;
   seen: number[];
@@ -131,9 +131,11 @@ export async function watchCaseProcesses<T>(tmp: string, run: Promise<T>): Promi
   });
   while (!done) {
     for (const pid of await caseProcesses(tmp)) {
-      if (seen.has(pid)) continue;
+      // Read again each time: a process first seen between its fork and its exec still shows its
+      // parent's command line (on a busy machine, a daemon's `node` as the agent that spawned it).
       const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      seen.set(pid, cmdline.split('\0').join(' ').trim());
+      const command = cmdline.split('\0').join(' ').trim();
+      if (command !== '' || !seen.has(pid)) seen.set(pid, command);
     }
     await Promise.race([settled.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 50))]);
   }
