@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { commandLaunch } from './command-launch.js';
+import { signalProcessGroup } from './kill-tree.js';
 import { INIT_ARGV } from './namespace-init.js';
 import { CONTAINMENT_ENV, pidNamespaceArgv, probePidNamespace, probeUnshare } from './pid-namespace.js';
 import { sandboxArgv } from './sandbox.js';
@@ -375,11 +376,7 @@ describe.runIf(probe.available)('without a pid namespace', () => {
       // The daemon's shell leads a session and group of its own (setsid), with its `sleep` in it: the
       // group goes, or the `sleep` would outlive the test.
       const daemons = pidsWithMarker(marker);
-      for (const pid of daemons) {
-        try {
-          process.kill(-pid, 'SIGKILL');
-        } catch {}
-      }
+      for (const pid of daemons) signalProcessGroup(pid, 'SIGKILL');
       killStrays(daemons);
       await rm(dir, { recursive: true, force: true });
     }
