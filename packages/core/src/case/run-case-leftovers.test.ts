@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signalProcessGroup } from '../process/kill-tree.js';
 import { CONTAINMENT_ENV, probePidNamespace } from '../process/pid-namespace.js';
 import { compileForChild, coreSources } from '../process/test-support/child-modules.js';
 import { killStrays, shellQuote } from '../process/test-support/processes.js';
@@ -52,7 +53,13 @@ process.stdout.write(String(count));
 });
 afterAll(() => removeTree(dir));
 afterEach(() => {
-  for (const marker of markers.splice(0)) killStrays(pidsWithMarker(marker));
+  for (const marker of markers.splice(0)) {
+    // A daemon's shell leads a session and group of its own (setsid) with its `sleep` in it: the group
+    // goes, or the `sleep` would outlive the test.
+    const daemons = pidsWithMarker(marker);
+    for (const pid of daemons) signalProcessGroup(pid, 'SIGKILL');
+    killStrays(daemons);
+  }
 });
 
 function newMarker(): string {
