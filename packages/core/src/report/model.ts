@@ -1,5 +1,7 @@
 import type { BaselineSummary } from '../baseline/baseline-summary.js';
 import type { BaselineJudgement } from '../baseline/judge-cell.js';
+import type { TrajectorySummary } from '../agents/trajectory/types.js';
+import type { WorkspaceChanges } from '../changes/types.js';
 import type { CheckResult } from '../checks/types.js';
 import type { SweepRow } from '../families/sweep.js';
 import type { FamilyReport } from '../families/types.js';
@@ -102,6 +104,10 @@ export interface CaseResult {
   workspace?: string;
   /** A generated family case: its tool calls against the ideal (see families/types.ts). */
   family?: FamilyReport;
+  /** What the agent changed in the workspace (see changes/types.ts); absent when the agent never ran. */
+  changes?: WorkspaceChanges;
+  /** The agent's steps read from its stream (see agents/trajectory/types.ts); absent for a format gz-bench cannot read. */
+  trajectory?: TrajectorySummary;
 }
 
 /** One row of the report: a case result and where its case came from. */
