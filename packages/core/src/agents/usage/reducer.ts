@@ -1,4 +1,5 @@
 import type { Usage } from '../../report/model.js';
+import type { TrajectoryBuilder } from '../trajectory/builder.js';
 
 /** Where a reducer's records come from. */
 export type RecordSource =
@@ -17,4 +18,6 @@ export interface UsageReducer {
 export interface RecordExtractor {
   source: RecordSource;
   reducer(): UsageReducer;
+  /** The same records folded into the agent's steps, for the formats whose stream carries them. */
+  trajectory?(): TrajectoryBuilder;
 }

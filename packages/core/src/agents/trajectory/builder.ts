@@ -1,0 +1,24 @@
+import type { AtifStep } from './types.js';
+
+/**
+ * What one CLI's stream yields of its trajectory, before gz-bench bounds it and adds the prompt: the
+ * agent steps in order (their `step_id`s are set later), and what the stream says of the session.
+ */
+export interface StreamTrajectory {
+  steps: AtifStep[];
+  /** The CLI's own session id, where it prints one. */
+  sessionId?: string;
+  /** The CLI's version, where it prints one. */
+  agentVersion?: string;
+  /** The model that served the run, where the stream names it. */
+  model?: string;
+}
+
+/**
+ * Folds a CLI's output records into its steps, fed the same records as that format's usage reducer,
+ * in the same pass: one reader per CLI. One instance per trial.
+ */
+export interface TrajectoryBuilder {
+  add(record: unknown): void;
+  finish(): StreamTrajectory;
+}
