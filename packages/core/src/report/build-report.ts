@@ -35,6 +35,8 @@ const RESULT_KEY_ORDER = {
   warnings: true,
   workspace: true,
   family: true,
+  changes: true,
+  trajectory: true,
 } as const satisfies Record<keyof ReportResult, true>;
 
 // The check's own fields in suite-schema order (the README shows `kind, path, passed`), then the outcome.
