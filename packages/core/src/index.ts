@@ -1,6 +1,7 @@
 export * from './agents/index.js';
 export * from './baseline/index.js';
 export * from './case/index.js';
+export * from './changes/index.js';
 export * from './checks/index.js';
 export * from './compare/index.js';
 export * from './env/index.js';

@@ -2,6 +2,8 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { UsageExtractor } from '../agents/definition.js';
 import { extractUsage } from '../agents/usage/extract-usage.js';
+import { resolveChanges } from '../changes/settings.js';
+import { changesFence, type SnapshotPlan } from '../changes/snapshot.js';
 import { type FamilyCase, startFamilyCase } from '../families/family-case.js';
 import { TOOL_SOCKET_ENV } from '../families/tool-scripts.js';
 import type { FamilyReport } from '../families/types.js';
@@ -230,6 +232,10 @@ async function runPrepared(
   });
   const env = envs.steps;
   const warnings: string[] = await seedHome(testCase, options.agent, area, source);
+  const changesSettings = resolveChanges(testCase.changes);
+  // The fences around the copy tell the fixture's files from those setup writes (see changes/snapshot.ts).
+  const fence = join(area.root, 'changes-fence');
+  const fenceBefore = changesSettings !== undefined && repo !== undefined ? changesFence(fence) : undefined;
   let prepared: PreparedWorkspace;
   try {
     prepared = await prepareWorkspace(area, {
@@ -245,6 +251,12 @@ async function runPrepared(
     return notRun(testCase, started, sandbox, 'harness', `could not prepare the workspace: ${error.message}`);
   }
   warnings.push(...prepared.warnings);
+  const changes: SnapshotPlan | undefined = changesSettings && {
+    settings: changesSettings,
+    keptFile: join(area.root, 'changes-before'),
+    ...(repo !== undefined &&
+      fenceBefore !== undefined && { fixture: { dir: repo, fenceBefore, fenceAfter: changesFence(fence) } }),
+  };
   await family?.writeFiles(area.workspace);
   if (testCase.network === false && sandbox.kind === 'none') {
     warnings.push('network: false is not enforced: the commands ran without the bwrap sandbox');
@@ -291,6 +303,7 @@ async function runPrepared(
     ...(options.signal && { signal: options.signal }),
     ...(options.usage && { usage: usageReader(options.usage, area, caseByteLimits(testCase).output) }),
     ...(options.budget && { budget: options.budget }),
+    ...(changes && { changes }),
   });
   warnings.push(...(outcome.warnings ?? []));
   const scored = family && outcome.agent ? await scoreFamily(family, area, outcome) : undefined;
@@ -311,6 +324,7 @@ async function runPrepared(
     ...(warnings.length > 0 && { warnings }),
     ...(options.keep && { workspace: area.workspace }),
     ...(scored && { family: scored.report }),
+    ...(outcome.changes && { changes: outcome.changes }),
   };
 }
 

@@ -1,5 +1,8 @@
 import * as fs from 'node:fs/promises';
 import type { Writable } from 'node:stream';
+import { recordChanges } from '../changes/record.js';
+import { type SnapshotPlan, takeSnapshot, type WorkspaceSnapshot } from '../changes/snapshot.js';
+import type { WorkspaceChanges } from '../changes/types.js';
 import { evaluateChecks } from '../checks/registry.js';
 import type { CheckContext, CheckResult } from '../checks/types.js';
 import { protectedPaths } from '../integrity/protected-paths.js';
@@ -47,6 +50,8 @@ export interface StepContext {
   usage?: UsageReader | undefined;
   /** What the agent may report spending before its trial ends as over budget. */
   budget?: Budget | undefined;
+  /** How the workspace after setup is snapshotted, to say what the agent changed; nothing is compared without it. */
+  changes?: SnapshotPlan | undefined;
 }
 
 /** Reads an agent's usage from the file that holds its whole stdout. */
@@ -67,6 +72,8 @@ export interface StepsOutcome {
   /** The logs of the setup commands that ran, as the report names them. */
   setupLogs?: string[];
   agent?: AgentRun;
+  /** What the agent changed in the workspace, when it ran and its workspace was compared. */
+  changes?: WorkspaceChanges;
   tampered?: string[];
   failure?: TrialFailure;
   /** Logs that could not be written. */
@@ -103,6 +110,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   }
   // Nothing of the setup runs alongside the agent.
   await context.settleLeftovers();
+  const snapshot = await snapshotWorkspace(context, logged.warnings);
 
   const stdout = context.usage === undefined ? undefined : await openStdoutFile(context.usage.file, logged.warnings);
   const { result, log: agentLog } = await logged.run(context.command, 'agent', {
@@ -115,24 +123,33 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     ...(agentLog !== undefined && { log: agentLog }),
     ...(usage !== undefined && { usage }),
   };
+  // What the agent changed, once nothing of it runs any more and before protected paths are restored:
+  // as the agent left them. Also of an agent that timed out or went over budget; not of one that
+  // never started, nor of a run the harness stopped.
+  const ran = result.spawnError === undefined && !result.aborted;
+  if (ran) await context.settleLeftovers();
+  const broken = ran ? await assertWorkspaceIntact(context.area) : undefined;
+  const changes =
+    snapshot !== undefined && ran && broken === undefined
+      ? await compareChanges(snapshot, context, logged.warnings)
+      : undefined;
+  const withChanges = (outcome: StepsOutcome): StepsOutcome =>
+    withLogs(changes === undefined ? outcome : { ...outcome, changes });
   if (result.spawnError !== undefined || result.timedOut || result.aborted || result.limitExceeded) {
     const failure = describeCommandFailure(result, context.timeouts.agent) ?? 'failed';
     const step = result.aborted ? 'harness' : 'agent';
-    return withLogs({ checkResults: notEvaluated(), agent, failure: { step, message: `agent command ${failure}` } });
+    return withChanges({ checkResults: notEvaluated(), agent, failure: { step, message: `agent command ${failure}` } });
   }
   const overBudget = usage === undefined ? undefined : budgetExceeded(usage, context.budget);
   if (overBudget !== undefined) {
-    return withLogs({
+    return withChanges({
       checkResults: notEvaluated(),
       agent,
       failure: { step: 'agent', message: overBudget, outcome: 'overBudget' },
     });
   }
-  // Nothing of the agent changes the workspace while it is checked.
-  await context.settleLeftovers();
 
   // Checks must never read through a workspace that the agent swapped for a link elsewhere.
-  const broken = await assertWorkspaceIntact(context.area);
   if (broken !== undefined) {
     return withLogs({ checkResults: notEvaluated(), agent, failure: { step: 'agent', message: broken } });
   }
@@ -153,7 +170,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
       await installVerifiers(context.verify.source, context.area);
     } catch (error) {
       const message = `could not put the verifiers in place: ${errorCode(error)}`;
-      return withLogs({ checkResults: notEvaluated(), agent, failure: { step: 'harness', message } });
+      return withChanges({ checkResults: notEvaluated(), agent, failure: { step: 'harness', message } });
     }
   }
 
@@ -191,12 +208,12 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   if (tampered) {
     // The checks ran on the restored files, for the record; tampering fails the case whatever they say.
     const message = `the agent tampered with protected paths: ${tampered.join(', ')}`;
-    return withLogs({ checkResults, agent, tampered, failure: { step: 'tamper', message } });
+    return withChanges({ checkResults, agent, tampered, failure: { step: 'tamper', message } });
   }
   const failed = checkResults.find((check) => !check.passed && !check.skipped);
   const failure =
     failed && agentErrorOverCheck({ step: 'check', message: failed.message ?? `${failed.kind} check failed` }, agent);
-  return withLogs({ checkResults, agent, ...(failure && { failure }) });
+  return withChanges({ checkResults, agent, ...(failure && { failure }) });
 }
 
 /**
@@ -232,6 +249,33 @@ class LoggedRunner {
       this.warnings.push(`the log ${logs.location.display}/${name}.log could not be created (${reason})`);
       return undefined;
     }
+  }
+}
+
+/** The workspace as setup left it, or undefined (and a warning) when it cannot be taken. */
+async function snapshotWorkspace(context: StepContext, warnings: string[]): Promise<WorkspaceSnapshot | undefined> {
+  if (context.changes === undefined) return undefined;
+  try {
+    return await takeSnapshot(context.area.workspace, context.changes);
+  } catch (error) {
+    warnings.push(
+      `what the agent changed is not known: the workspace after setup could not be read (${errorCode(error)})`,
+    );
+    return undefined;
+  }
+}
+
+/** What the agent changed, or undefined (and a warning) when the workspace cannot be compared. */
+async function compareChanges(
+  snapshot: WorkspaceSnapshot,
+  context: StepContext,
+  warnings: string[],
+): Promise<WorkspaceChanges | undefined> {
+  try {
+    return await recordChanges(snapshot, context.logs, warnings);
+  } catch (error) {
+    warnings.push(`what the agent changed is not known: the workspace could not be compared (${errorCode(error)})`);
+    return undefined;
   }
 }
 

@@ -6,8 +6,11 @@ import type { CaseLogLocation } from './log-paths.js';
 /** The log of one command of a case: `agent`, `setup-<n>` or `check-<n>` (1-based, as in the case's lists). */
 export type CommandLogName = 'agent' | `setup-${number}` | `check-${number}`;
 
+/** A file the harness writes beside a case's logs (see `CaseLogs.write`). */
+export type CaseFileName = 'changes.diff';
+
 /** The files a case's logs are: a run replaces these, and only these, in its case's directory. */
-const OWN_LOG_FILE = /^(?:agent|setup-\d+|check-\d+)\.log$/;
+const OWN_LOG_FILE = /^(?:(?:agent|setup-\d+|check-\d+)\.log|changes\.diff)$/;
 
 // Enough for the disk to take writes in large pieces; a command's pipes are paused beyond it, so this
 // is all the memory a log costs, whatever the command prints.
@@ -54,5 +57,21 @@ export class CaseLogs {
     const handle = await open(path, 'wx', 0o644);
     const stream = handle.createWriteStream({ highWaterMark: LOG_HIGH_WATER_MARK });
     return { stream, display: `${this.location.display}/${file}` };
+  }
+
+  /**
+   * Writes a file of the harness's own beside the logs, as a new file (as `open` does), and returns
+   * its path as the report names it. Throws the file system's error when it cannot be written.
+   */
+  async write(name: CaseFileName, data: Buffer): Promise<string> {
+    const path = join(this.location.dir, name);
+    await rm(path, { force: true });
+    const handle = await open(path, 'wx', 0o644);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+    return `${this.location.display}/${name}`;
   }
 }

@@ -18,6 +18,7 @@ export const CASE_SETTING_KEYS = [
   'network',
   'maxDiskMB',
   'maxOutputMB',
+  'changes',
   // Checker integrity.
   'verify',
 ] as const;

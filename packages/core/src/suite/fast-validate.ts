@@ -5,6 +5,7 @@ import { tagProblem } from './labels.js';
 import {
   AgentExitCheckSchema,
   CaseSchema,
+  ChangesOptionsSchema,
   CommandCheckSchema,
   FileContainsCheckSchema,
   FileExistsCheckSchema,
@@ -191,6 +192,14 @@ const caseSettings: Record<string, Rule> = {
   network: boolean,
   maxDiskMB: positive,
   maxOutputMB: positive,
+  changes: (value) =>
+    value === false
+      ? false
+      : objectOf(
+          ChangesOptionsSchema,
+          { exclude: arrayOf(noNul), maxFileKB: positive, maxDiffKB: positive },
+          [],
+        )(value),
   // Checker integrity.
   verify: noNul,
 };

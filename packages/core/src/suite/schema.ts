@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_MAX_DIFF_KB, DEFAULT_MAX_FILE_KB } from '../changes/settings.js';
 import { ALLOW_ENV_ENTRY_PATTERN, allowEnvProblem } from '../env/allow-env.js';
 import { envConstantNameProblem, envConstantValueProblem } from '../env/env-constants.js';
 import { ENV_NAME_PATTERN } from '../env/env-names.js';
@@ -185,6 +186,26 @@ const envConstantValue = z.string().superRefine((value, ctx) => {
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/** What `changes` may say beyond `false`: which paths to leave out, and the diff's bounds. */
+export const ChangesOptionsSchema = z
+  .object({
+    exclude: z
+      .array(noNul)
+      .optional()
+      .describe(
+        'Paths left out of the changes: a name at any depth ("node_modules", "*.log") or a path from the workspace root ("dist/**"). .git is always left out.',
+      ),
+    maxFileKB: numberField('must be a finite number of KiB')
+      .positive('must be a positive number of KiB')
+      .optional()
+      .describe(`Files larger than this are named in changes.diff, not inlined. @default ${DEFAULT_MAX_FILE_KB}`),
+    maxDiffKB: numberField('must be a finite number of KiB')
+      .positive('must be a positive number of KiB')
+      .optional()
+      .describe(`changes.diff is cut at this size, and says so at its end. @default ${DEFAULT_MAX_DIFF_KB}`),
+  })
+  .strict();
+
 /** Settings a suite may give all its cases and a case may override; the case's own value wins. */
 const caseSettings = {
   repo: noNul
@@ -230,6 +251,12 @@ const caseSettings = {
     .positive('must be a positive number of MiB')
     .optional()
     .describe('Fails the case when a command writes more than this many MiB of output.'),
+  changes: z
+    .union([z.literal(false), ChangesOptionsSchema])
+    .optional()
+    .describe(
+      "What the agent changed, compared with the workspace after setup: the row's changes and changes.diff beside the logs; false turns it off.",
+    ),
   // Checker integrity: hidden verifiers.
   verify: noNul
     .optional()
