@@ -147,21 +147,26 @@ function octal(mode: number | undefined): string {
   return (mode ?? 0).toString(8).padStart(6, '0');
 }
 
-// Built from a string: the characters are the point, and a literal would spell them out raw.
-const CONTROL = /[\x00-\x1f\x7f]/;
-const ESCAPED = /[\x00-\x1f\x7f"\\]/g;
 const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '"': '\\"', '\\': '\\\\' };
+
+/** A control character: below a space, or DEL. */
+function isControl(code: number): boolean {
+  return code < 0x20 || code === 0x7f;
+}
 
 /**
  * A name as the diff shows it: as it is (as diff prints it), or, when it holds a control character
  * (a newline would break the diff's lines), in double quotes with C escapes, as git quotes names.
  */
 export function quote(name: string): string {
-  if (!CONTROL.test(name)) return name;
-  const escaped = name.replace(
-    ESCAPED,
-    (char) => NAMED_ESCAPES[char] ?? `\\${char.charCodeAt(0).toString(8).padStart(3, '0')}`,
-  );
+  let control = false;
+  for (let index = 0; index < name.length && !control; index += 1) control = isControl(name.charCodeAt(index));
+  if (!control) return name;
+  let escaped = '';
+  for (const char of name) {
+    const code = char.charCodeAt(0);
+    escaped += NAMED_ESCAPES[char] ?? (isControl(code) ? `\\${code.toString(8).padStart(3, '0')}` : char);
+  }
   return `"${escaped}"`;
 }
 
