@@ -146,6 +146,11 @@ describe('resolveOptions', () => {
       'gz-bench option "timeout" must be a positive number of seconds up to 86400, got 1000000000',
     ],
     [{ concurrency: 1.5 }, {}, 'gz-bench option "concurrency" must be a positive integer, got 1.5'],
+    [
+      { agents: { mine: { cmd: 'my-agent', trajectory: 'claude' } } },
+      {},
+      'gz-bench agent "mine": "trajectory": unknown stream format "claude" (did you mean claude-code?); the formats are claude-code, codex, qwen',
+    ],
     [{ include: [] }, {}, 'gz-bench option "include" must name at least one non-empty glob'],
     [{ cmd: '  ' }, {}, 'gz-bench option "cmd" must be a non-empty command template'],
     [

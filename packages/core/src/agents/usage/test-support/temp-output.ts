@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 
 /** Real agent stdout captured from the CLIs by the offline end-to-end tests (test/agents). */
-export function transcriptPath(name: 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'opencode'): string {
+export function transcriptPath(
+  name: 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'opencode' | `${'claude-code' | 'codex' | 'qwen'}.shell`,
+): string {
   return fileURLToPath(new URL(`./transcripts/${name}.stdout`, import.meta.url));
 }
 
