@@ -1,5 +1,7 @@
 import * as fs from 'node:fs/promises';
 import type { Writable } from 'node:stream';
+import { summarizeTrajectory } from '../agents/trajectory/assemble.js';
+import type { Trajectory, TrajectorySummary } from '../agents/trajectory/types.js';
 import { evaluateChecks } from '../checks/registry.js';
 import type { CheckContext, CheckResult } from '../checks/types.js';
 import { protectedPaths } from '../integrity/protected-paths.js';
@@ -49,11 +51,11 @@ export interface StepContext {
   budget?: Budget | undefined;
 }
 
-/** Reads an agent's usage from the file that holds its whole stdout. */
+/** Reads an agent's usage and its trajectory from the file that holds its whole stdout. */
 export interface UsageReader {
   /** Outside the workspace, in the case area. */
   file: string;
-  read(file: string): Promise<Usage | undefined>;
+  read(file: string): Promise<{ usage: Usage | undefined; trajectory?: Trajectory }>;
 }
 
 // Of setup commands nothing of the output is reported, and of command checks the last 2000 characters
@@ -67,6 +69,8 @@ export interface StepsOutcome {
   /** The logs of the setup commands that ran, as the report names them. */
   setupLogs?: string[];
   agent?: AgentRun;
+  /** The agent's trajectory, where its format is known (its steps are in `trajectory.file`). */
+  trajectory?: TrajectorySummary;
   tampered?: string[];
   failure?: TrialFailure;
   /** Logs that could not be written. */
@@ -79,8 +83,10 @@ export interface StepsOutcome {
  */
 export async function runSteps(testCase: Case, context: StepContext): Promise<StepsOutcome> {
   const logged = new LoggedRunner(context);
+  let trajectory: TrajectorySummary | undefined;
   const withLogs = (outcome: StepsOutcome): StepsOutcome => ({
     ...outcome,
+    ...(trajectory && { trajectory }),
     ...(logged.setupLogs.length > 0 && { setupLogs: logged.setupLogs }),
     ...(logged.warnings.length > 0 && { warnings: logged.warnings }),
   });
@@ -109,7 +115,9 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     ...(context.agentEnv !== undefined && { env: context.agentEnv }),
     ...(stdout !== undefined && { stdoutLog: stdout }),
   });
-  const usage = stdout === undefined ? undefined : await readUsage(context.usage, logged.warnings);
+  const reading = stdout === undefined ? undefined : await readUsage(context.usage, logged.warnings);
+  const usage = reading?.usage;
+  if (reading?.trajectory) trajectory = await writeTrajectory(reading.trajectory, context.logs, logged.warnings);
   const agent: AgentRun = {
     ...toAgentRun(result),
     ...(agentLog !== undefined && { log: agentLog }),
@@ -246,14 +254,34 @@ async function openStdoutFile(file: string, warnings: string[]): Promise<Writabl
   }
 }
 
-/** The usage the agent reported, or undefined (and a warning) when its stdout cannot be read. */
-async function readUsage(reader: UsageReader | undefined, warnings: string[]): Promise<Usage | undefined> {
+/** The usage (and trajectory) the agent reported, or undefined (and a warning) when its stdout cannot be read. */
+async function readUsage(
+  reader: UsageReader | undefined,
+  warnings: string[],
+): Promise<{ usage: Usage | undefined; trajectory?: Trajectory } | undefined> {
   if (reader === undefined) return undefined;
   try {
     return await reader.read(reader.file);
   } catch (error) {
     warnings.push(`the agent's usage could not be read (${errorCode(error)})`);
     return undefined;
+  }
+}
+
+/** `trajectory.json` beside the agent's log, and the row's summary of it (without `file` when it has no logs). */
+async function writeTrajectory(
+  trajectory: Trajectory,
+  logs: CaseLogs | undefined,
+  warnings: string[],
+): Promise<TrajectorySummary> {
+  const format = String(trajectory.extra?.format);
+  if (logs === undefined) return summarizeTrajectory(trajectory, format);
+  try {
+    const file = await logs.writeFile('trajectory.json', `${JSON.stringify(trajectory, null, 2)}\n`);
+    return summarizeTrajectory(trajectory, format, file);
+  } catch (error) {
+    warnings.push(`the trajectory ${logs.location.display}/trajectory.json could not be written (${errorCode(error)})`);
+    return summarizeTrajectory(trajectory, format);
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CaseLogLocation } from './log-paths.js';
@@ -6,8 +6,11 @@ import type { CaseLogLocation } from './log-paths.js';
 /** The log of one command of a case: `agent`, `setup-<n>` or `check-<n>` (1-based, as in the case's lists). */
 export type CommandLogName = 'agent' | `setup-${number}` | `check-${number}`;
 
+/** A file of a trial's own beside its logs, written whole once the agent has ended. */
+export type CaseLogFile = 'trajectory.json';
+
 /** The files a case's logs are: a run replaces these, and only these, in its case's directory. */
-const OWN_LOG_FILE = /^(?:agent|setup-\d+|check-\d+)\.log$/;
+const OWN_LOG_FILE = /^(?:(?:agent|setup-\d+|check-\d+)\.log|trajectory\.json)$/;
 
 // Enough for the disk to take writes in large pieces; a command's pipes are paused beyond it, so this
 // is all the memory a log costs, whatever the command prints.
@@ -54,5 +57,16 @@ export class CaseLogs {
     const handle = await open(path, 'wx', 0o644);
     const stream = handle.createWriteStream({ highWaterMark: LOG_HIGH_WATER_MARK });
     return { stream, display: `${this.location.display}/${file}` };
+  }
+
+  /**
+   * Writes one of the trial's own files (`trajectory.json`) as a new file, as `open` does a log, and
+   * returns how the report names it. Throws the file system's error when it cannot be written.
+   */
+  async writeFile(name: CaseLogFile, text: string): Promise<string> {
+    const path = join(this.location.dir, name);
+    await rm(path, { force: true });
+    await writeFile(path, text, { flag: 'wx', mode: 0o644 });
+    return `${this.location.display}/${name}`;
   }
 }

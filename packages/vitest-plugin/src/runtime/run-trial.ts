@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import {
   type AgentDefinition,
   type AgentSettings,
+  agentTrajectoryFormat,
   type Case,
   type CaseResult,
   caseBudgetMs,
@@ -10,6 +11,7 @@ import {
   type ResolvedSandbox,
   runCase,
   type Suite,
+  type TrajectoryOptions,
   withSuiteSettings,
 } from '@gz-bench/core/run';
 import type { SlotAddress, WorkerOptions } from '../shared/options.js';
@@ -84,6 +86,7 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           sandbox: plan.sandbox,
           ...(plan.agent && { agent: agentSettings(plan.agent) }),
           ...(plan.agent?.usage && { usage: plan.agent.usage }),
+          ...(plan.agent && trajectoryOf(plan.agent)),
           ...(budgetOf(options) && { budget: budgetOf(options) }),
           trial: plan.trial,
           // The oracle run: the case's own solution plays the agent.
@@ -133,6 +136,19 @@ function withServedModel(result: TrialResult, agent: AgentDefinition | undefined
   if (same) return result;
   const warning = `agent "${agent?.name}" asked for model ${asked}, and ${served} served it`;
   return { ...result, warnings: [...(result.warnings ?? []), warning] };
+}
+
+/** How the agent's trajectory is read, when its definition names (or implies) a stream format. */
+function trajectoryOf(agent: AgentDefinition): { trajectory: TrajectoryOptions } | undefined {
+  const format = agentTrajectoryFormat(agent);
+  if (format === undefined) return undefined;
+  const { name, preset, model } = agent;
+  return {
+    trajectory: {
+      format,
+      agent: { name, ...(preset !== undefined && { preset }), ...(model !== undefined && { model }) },
+    },
+  };
 }
 
 /** What of the agent's definition shapes its environment and HOME. */

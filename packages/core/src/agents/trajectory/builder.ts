@@ -12,6 +12,8 @@ export interface StreamTrajectory {
   agentVersion?: string;
   /** The model that served the run, where the stream names it. */
   model?: string;
+  /** Steps the builder counted but did not keep, past `TRAJECTORY_LIMITS.steps` (see bounds.ts). */
+  droppedSteps?: number;
 }
 
 /**
