@@ -1,8 +1,10 @@
+import { boundArguments, boundStep, cutText, StepLog, TRAJECTORY_LIMITS } from '../../trajectory/bounds.js';
 import type { StreamTrajectory, TrajectoryBuilder } from '../../trajectory/builder.js';
+import { addResult, addToolCall, appendCapped, isoTimestamp, toolCallId } from '../../trajectory/parts.js';
 import type { AtifMetrics, AtifObservationResult, AtifStep } from '../../trajectory/types.js';
 import { isRecord } from '../json-path.js';
 import { usageNumber } from '../usage-fields.js';
-import { isoTime, text, toolArguments } from './trajectory-fields.js';
+import { text, toolArguments } from './trajectory-fields.js';
 
 /**
  * opencode's steps (`run --format json`): one agent step per model call, from `step_start` to
@@ -13,72 +15,87 @@ import { isoTime, text, toolArguments } from './trajectory-fields.js';
  * `error` event is a system step. opencode names no model in its stream.
  */
 export function opencodeTrajectory(): TrajectoryBuilder {
-  const steps: AtifStep[] = [];
+  const log = new StepLog();
   let current: AtifStep | undefined;
   let sessionId: string | undefined;
+  let calls = 0;
+  // Between step_finish and the next step_start: a part there (never seen from opencode) opens a step.
+  let outside = true;
 
-  const open = (timestamp: string | undefined): AtifStep => {
-    const step: AtifStep = {
-      step_id: steps.length + 1,
-      ...(timestamp ? { timestamp } : {}),
-      source: 'agent',
-      message: '',
-    };
-    steps.push(step);
-    return step;
+  // A step is bounded as it closes, so that no step keeps a huge text while the stream goes on.
+  const close = () => {
+    if (current && log.steps.at(-1) === current) log.steps[log.steps.length - 1] = boundStep(current);
+    current = undefined;
   };
+  const open = (timestamp: string | undefined): AtifStep | undefined => {
+    close();
+    outside = false;
+    const step: AtifStep = { step_id: 0, ...(timestamp && { timestamp }), source: 'agent', message: '' };
+    current = log.push(step) ? step : undefined;
+    return current;
+  };
+  const step = (timestamp: string | undefined) => (outside ? open(timestamp) : current);
 
   return {
     add(record) {
       if (!isRecord(record)) return;
       sessionId ??= text(record.sessionID);
       const part = isRecord(record.part) ? record.part : {};
-      const timestamp = isoTime(record.timestamp);
+      const timestamp = isoTimestamp(record.timestamp);
       switch (record.type) {
         case 'step_start':
-          current = open(timestamp);
+          open(timestamp);
           return;
-        case 'text':
-          current ??= open(timestamp);
-          current.message = joined(current.message, text(part.text));
+        case 'text': {
+          const target = step(timestamp);
+          const piece = text(part.text) ?? '';
+          if (target && piece !== '') target.message = appendCapped(target.message, piece, TRAJECTORY_LIMITS.text);
           return;
-        case 'reasoning':
-          current ??= open(timestamp);
-          current.reasoning_content = joined(current.reasoning_content ?? '', text(part.text));
+        }
+        case 'reasoning': {
+          const target = step(timestamp);
+          const piece = text(part.text) ?? '';
+          if (target && piece !== '') {
+            target.reasoning_content = appendCapped(target.reasoning_content ?? '', piece, TRAJECTORY_LIMITS.text);
+          }
           return;
+        }
         case 'tool_use': {
-          current ??= open(timestamp);
+          const target = step(timestamp);
+          if (!target) return;
           const state = isRecord(part.state) ? part.state : {};
-          const id = text(part.callID) ?? `call_${steps.length}_${(current.tool_calls?.length ?? 0) + 1}`;
-          current.tool_calls ??= [];
-          current.tool_calls.push({
+          const id = toolCallId(part.callID, ++calls);
+          addToolCall(target, {
             tool_call_id: id,
-            function_name: text(part.tool) ?? '',
-            arguments: toolArguments(state.input),
+            function_name: text(part.tool) ?? 'unknown',
+            arguments: boundArguments(toolArguments(state.input)).arguments,
           });
-          current.observation ??= { results: [] };
-          current.observation.results.push(toolResult(id, state));
+          addResult(target, toolResult(id, state));
           return;
         }
         case 'step_finish': {
-          const step = current ?? open(timestamp);
-          current = undefined;
-          const metrics = stepMetrics(part);
-          if (metrics) step.metrics = metrics;
-          const reason = text(part.reason);
-          if (reason !== undefined) step.extra = { ...step.extra, finish_reason: reason };
+          const target = step(timestamp);
+          if (target) {
+            const metrics = stepMetrics(part);
+            if (metrics) target.metrics = metrics;
+            const reason = text(part.reason);
+            if (reason !== undefined) target.extra = { ...target.extra, finish_reason: reason };
+          }
+          close();
+          outside = true;
           return;
         }
         case 'error': {
-          current = undefined;
+          close();
+          outside = true;
           const error = isRecord(record.error) ? record.error : {};
           const data = isRecord(error.data) ? error.data : {};
           const message = text(data.message) ?? text(error.name) ?? 'error';
-          steps.push({
-            step_id: steps.length + 1,
-            ...(timestamp ? { timestamp } : {}),
+          log.push({
+            step_id: 0,
+            ...(timestamp && { timestamp }),
             source: 'system',
-            message,
+            message: cutText(message, TRAJECTORY_LIMITS.text).text,
             extra: { is_error: true },
           });
           return;
@@ -86,23 +103,24 @@ export function opencodeTrajectory(): TrajectoryBuilder {
       }
     },
     finish(): StreamTrajectory {
-      return { steps, ...(sessionId === undefined ? {} : { sessionId }) };
+      close();
+      return {
+        steps: log.steps,
+        ...(sessionId !== undefined && { sessionId }),
+        ...(log.dropped > 0 && { droppedSteps: log.dropped }),
+      };
     },
   };
 }
 
-function joined(before: string, more: string | undefined): string {
-  if (more === undefined || more === '') return before;
-  return before === '' ? more : `${before}\n${more}`;
-}
-
 function toolResult(id: string, state: Record<string, unknown>): AtifObservationResult {
   const failed = state.status === 'error';
-  const content = (failed ? text(state.error) : undefined) ?? text(state.output) ?? '';
+  const raw = (failed ? text(state.error) : undefined) ?? text(state.output) ?? '';
+  const content = cutText(raw, TRAJECTORY_LIMITS.result).text;
   const metadata = isRecord(state.metadata) ? state.metadata : {};
   const time = isRecord(state.time) ? state.time : {};
-  const started = isoTime(time.start);
-  const ended = isoTime(time.end);
+  const started = isoTimestamp(time.start);
+  const ended = isoTimestamp(time.end);
   const extra: Record<string, unknown> = {
     ...(failed ? { is_error: true } : {}),
     ...(typeof metadata.exit === 'number' && Number.isInteger(metadata.exit) ? { exit_code: metadata.exit } : {}),
@@ -120,11 +138,11 @@ function stepMetrics(part: Record<string, unknown>): AtifMetrics | undefined {
   if (!isRecord(part.tokens)) return undefined;
   const tokens = part.tokens;
   const cache = isRecord(tokens.cache) ? tokens.cache : {};
-  const input = usageNumber(tokens.input);
-  const cached = usageNumber(cache.read);
-  const output = usageNumber(tokens.output);
-  const reasoning = usageNumber(tokens.reasoning);
-  const cacheWrite = usageNumber(cache.write);
+  const input = count(tokens.input);
+  const cached = count(cache.read);
+  const output = count(tokens.output);
+  const reasoning = count(tokens.reasoning);
+  const cacheWrite = count(cache.write);
   const cost = usageNumber(part.cost);
   const metrics: AtifMetrics = {};
   if (input !== undefined || cached !== undefined) metrics.prompt_tokens = (input ?? 0) + (cached ?? 0);
@@ -138,4 +156,10 @@ function stepMetrics(part: Record<string, unknown>): AtifMetrics | undefined {
   };
   if (Object.keys(extra).length > 0) metrics.extra = extra;
   return metrics;
+}
+
+/** A token count: a whole number ≥ 0, as ATIF's counts are (an agent's `1.5` is none). */
+function count(value: unknown): number | undefined {
+  const figure = usageNumber(value);
+  return figure !== undefined && Number.isSafeInteger(figure) ? figure : undefined;
 }
