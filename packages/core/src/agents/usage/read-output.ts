@@ -34,33 +34,50 @@ export async function forEachJsonLine(
     }
     if (trimmed.startsWith('{') || trimmed.startsWith('[')) parse(trimmed);
   };
-  await forEachLine(file, maxLineBytes, (line) => {
-    if (!document) return read(line);
-    if (line.trimEnd() === document.closer) {
-      const { lines, bytes } = document;
-      document = undefined;
-      if (bytes + Buffer.byteLength(line) + 1 <= maxLineBytes) parse(`${lines.join('\n')}\n${line}`);
-      return;
-    }
-    // A member at the opening's indent or left of it: that line was no document's opening after all.
-    if (line.trim() !== '' && line.length - line.trimStart().length <= document.indent) {
-      document = undefined;
-      return read(line);
-    }
-    document.bytes += Buffer.byteLength(line) + 1;
-    // Too long to hold: dropped like an overlong line (its members are no records of their own).
-    if (document.bytes <= maxLineBytes) document.lines.push(line);
-    else document.lines = [];
-  });
+  await forEachLine(
+    file,
+    maxLineBytes,
+    (line) => {
+      if (!document) return read(line);
+      if (line.trimEnd() === document.closer) {
+        const { lines, bytes } = document;
+        document = undefined;
+        if (bytes + Buffer.byteLength(line) + 1 <= maxLineBytes) parse(`${lines.join('\n')}\n${line}`);
+        return;
+      }
+      // A member at the opening's indent or left of it: that line was no document's opening after all.
+      if (line.trim() !== '' && line.length - line.trimStart().length <= document.indent) {
+        document = undefined;
+        return read(line);
+      }
+      document.bytes += Buffer.byteLength(line) + 1;
+      // Too long to hold: dropped like an overlong line (its members are no records of their own).
+      if (document.bytes <= maxLineBytes) document.lines.push(line);
+      else document.lines = [];
+    },
+    () => {
+      // A member line too long to keep: the document is too long as a whole.
+      if (document) document.bytes = Number.POSITIVE_INFINITY;
+    },
+  );
 }
 
-/** Calls `onLine` with every line (without its end) of at most `maxLineBytes` bytes. */
-export async function forEachLine(file: string, maxLineBytes: number, onLine: (line: string) => void): Promise<void> {
+/**
+ * Calls `onLine` with every line (without its end) of at most `maxLineBytes` bytes, and
+ * `onOverlong` in place of each longer one.
+ */
+export async function forEachLine(
+  file: string,
+  maxLineBytes: number,
+  onLine: (line: string) => void,
+  onOverlong: () => void = () => {},
+): Promise<void> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let overlong = false;
   const flush = () => {
-    if (!overlong) onLine(Buffer.concat(pending, pendingBytes).toString('utf8'));
+    if (overlong) onOverlong();
+    else onLine(Buffer.concat(pending, pendingBytes).toString('utf8'));
     pending = [];
     pendingBytes = 0;
     overlong = false;

@@ -155,7 +155,7 @@ function stepMetrics(part: Record<string, unknown>): AtifMetrics | undefined {
     ...(cacheWrite ? { cache_write_tokens: cacheWrite } : {}),
   };
   if (Object.keys(extra).length > 0) metrics.extra = extra;
-  return metrics;
+  return Object.keys(metrics).length > 0 ? metrics : undefined;
 }
 
 /** A token count: a whole number ≥ 0, as ATIF's counts are (an agent's `1.5` is none). */
