@@ -14,7 +14,7 @@ export const SHELL_PROMPT = 'Run the commands.';
 
 /**
  * The trajectory gz-bench makes of a run's stdout in the preset's own format (usage and steps in one
- * pass, then assembled), validated against the ATIF schema. With GZB_RECORD_TRANSCRIPTS=1 the
+ * pass, then assembled), validated against the ATIF schema. With GZ_BENCH_RECORD_TRANSCRIPTS=1 the
  * stdout is kept as the unit tests' transcript `name`
  * (packages/core/src/agents/usage/test-support/transcripts/<name>.stdout).
  */
@@ -38,7 +38,7 @@ export async function presetTrajectory(
     agent: { name: definition.name, ...(definition.preset !== undefined && { preset: definition.preset }) },
   });
   TrajectorySchema.parse(trajectory);
-  if (process.env.GZB_RECORD_TRANSCRIPTS === '1') {
+  if (process.env.GZ_BENCH_RECORD_TRANSCRIPTS === '1') {
     await copyFile(stdoutFile, `${REPO_ROOT}/packages/core/src/agents/usage/test-support/transcripts/${name}.stdout`);
   }
   return trajectory;

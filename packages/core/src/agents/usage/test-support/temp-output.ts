@@ -16,7 +16,7 @@ export type TranscriptName =
 
 /**
  * Real agent stdout captured from the CLIs by the offline end-to-end tests (test/agents; the
- * `.shell` ones are re-recorded with GZB_RECORD_TRANSCRIPTS=1).
+ * `.shell` ones are re-recorded with GZ_BENCH_RECORD_TRANSCRIPTS=1).
  */
 export function transcriptPath(name: TranscriptName): string {
   return fileURLToPath(new URL(`./transcripts/${name}.stdout`, import.meta.url));
