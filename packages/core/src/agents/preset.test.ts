@@ -10,7 +10,7 @@ describe('preset', () => {
         'codex exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox ' +
         // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a JS template.
         '${OPENAI_BASE_URL:+-c model_provider=gz-bench -c "model_providers.gz-bench.base_url=$OPENAI_BASE_URL"} -- {{prompt}}',
-      gemini: 'gemini --output-format json --yolo --prompt={{prompt}}',
+      gemini: 'gemini --output-format stream-json --yolo --prompt={{prompt}}',
       qwen: 'qwen --output-format json --yolo --prompt={{prompt}}',
       opencode: 'opencode run --format json --auto -- {{prompt}}',
     });
@@ -29,7 +29,7 @@ describe('preset', () => {
     );
     expect(preset('gemini', { model: 'gemini-2.5-flash', name: 'flash' })).toMatchObject({
       name: 'flash',
-      cmd: 'gemini --output-format json --yolo --model gemini-2.5-flash --prompt={{prompt}}',
+      cmd: 'gemini --output-format stream-json --yolo --model gemini-2.5-flash --prompt={{prompt}}',
     });
   });
 

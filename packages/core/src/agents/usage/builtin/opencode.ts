@@ -2,6 +2,7 @@ import type { Usage } from '../../../report/model.js';
 import { isRecord } from '../json-path.js';
 import type { RecordExtractor } from '../reducer.js';
 import { addFigures, usageNumber } from '../usage-fields.js';
+import { opencodeTrajectory } from './opencode-trajectory.js';
 
 /**
  * opencode, `run --format json` (JSONL): tokens and cost summed over every `step_finish` (one per
@@ -47,6 +48,7 @@ export const opencodeUsage: RecordExtractor = {
       },
     };
   },
+  trajectory: opencodeTrajectory,
 };
 
 function add(
