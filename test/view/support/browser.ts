@@ -9,10 +9,13 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 const CANDIDATES = [process.env.GZ_BENCH_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 /** The Chromium executable, or undefined when none is installed. */
-export const CHROMIUM = CANDIDATES.find((path): path is string => path !== undefined && path !== '' && existsSync(path));
+export const CHROMIUM = CANDIDATES.find(
+  (path): path is string => path !== undefined && path !== '' && existsSync(path),
+);
 
 /** Why the browser tests are skipped here, or undefined when they can run. */
-export const noBrowser = CHROMIUM === undefined ? 'no Chromium (apt-get install chromium, or set GZ_BENCH_CHROMIUM)' : undefined;
+export const noBrowser =
+  CHROMIUM === undefined ? 'no Chromium (apt-get install chromium, or set GZ_BENCH_CHROMIUM)' : undefined;
 
 /** A browser with its own profile; `blocked` lists every request that was aborted. */
 export interface Browser {

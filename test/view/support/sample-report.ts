@@ -2,8 +2,8 @@
 // and, beside each trial's agent.log, a changes.diff (unified diff) and a trajectory.json (ATIF v1.4).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildScoreboard, OUTCOMES } from '@gz-bench/core';
 import type { Outcome, Report, ReportResult } from '@gz-bench/core';
+import { buildScoreboard, OUTCOMES } from '@gz-bench/core';
 import type { Trajectory } from '../../../packages/core/src/agents/trajectory/types.js';
 
 /** Strings an agent could write anywhere: each must show as text and never run. */
@@ -133,14 +133,19 @@ function trajectory(agent: string, prompt: string, failing: boolean): Trajectory
         source: 'agent',
         message: '',
         tool_calls: [
-          { tool_call_id: 'call-4', function_name: 'exec_command', arguments: { command: ['bash', '-lc', 'node test/range.test.js'] } },
+          {
+            tool_call_id: 'call-4',
+            function_name: 'exec_command',
+            arguments: { command: ['bash', '-lc', 'node test/range.test.js'] },
+          },
         ],
         observation: {
           results: [
             failing
               ? {
                   source_call_id: 'call-4',
-                  content: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:\n+ [1, 2]\n- [1, 2, 3]',
+                  content:
+                    'AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:\n+ [1, 2]\n- [1, 2, 3]',
                   extra: { is_error: true },
                 }
               : { source_call_id: 'call-4', content: 'ok' },
@@ -152,11 +157,18 @@ function trajectory(agent: string, prompt: string, failing: boolean): Trajectory
         step_id: 5,
         timestamp: at(11),
         source: 'agent',
-        message: failing ? 'The test still fails; I could not finish.' : 'Fixed: range() now includes its end, and test/range.test.js checks it.',
+        message: failing
+          ? 'The test still fails; I could not finish.'
+          : 'Fixed: range() now includes its end, and test/range.test.js checks it.',
         metrics: { prompt_tokens: 2700, completion_tokens: 30, cached_tokens: 2600 },
       },
     ],
-    final_metrics: { total_prompt_tokens: 9350, total_completion_tokens: 406, total_cached_tokens: 7850, total_steps: 5 },
+    final_metrics: {
+      total_prompt_tokens: 9350,
+      total_completion_tokens: 406,
+      total_cached_tokens: 7850,
+      total_steps: 5,
+    },
   };
 }
 
@@ -167,7 +179,7 @@ export async function writeSampleReport(root: string, options: { hostile?: boole
   const trials: Trial[] = [];
   for (const [agent, byCase] of Object.entries(PLAN)) {
     for (const [caseId, outcomes] of Object.entries(byCase)) {
-      outcomes.forEach((outcome, index) => trials.push({ agent, caseId, trial: index + 1, outcome }));
+      for (const [index, outcome] of outcomes.entries()) trials.push({ agent, caseId, trial: index + 1, outcome });
     }
   }
   for (const testCase of CASES) {
@@ -216,7 +228,13 @@ export async function writeSampleReport(root: string, options: { hostile?: boole
             log: `${dir}/check-1.log`,
             outputTail: outcome === 'failed' ? 'AssertionError: [1, 2] !== [1, 2, 3]\n' : 'ok\n',
           } as never,
-          { kind: 'fileContains', path: 'src/range.js', text: '<= end', passed, ...(!passed && { skipped: true }) } as never,
+          {
+            kind: 'fileContains',
+            path: 'src/range.js',
+            text: '<= end',
+            passed,
+            ...(!passed && { skipped: true }),
+          } as never,
         ],
         suite: testCase.suite,
         file: testCase.file,
@@ -234,7 +252,14 @@ export async function writeSampleReport(root: string, options: { hostile?: boole
           outputBytes: 4096,
           outputDroppedBytes: 0,
           log: hostile ? HOSTILE.url : `${dir}/agent.log`,
-          usage: { inputTokens: 9350, outputTokens: 406, cachedInputTokens: 7850, costUsd: 0.0123, costSource: 'agent', model: `${agent}-model` },
+          usage: {
+            inputTokens: 9350,
+            outputTokens: 406,
+            cachedInputTokens: 7850,
+            costUsd: 0.0123,
+            costSource: 'agent',
+            model: `${agent}-model`,
+          },
         },
         changes: {
           added: 1,
@@ -254,7 +279,11 @@ export async function writeSampleReport(root: string, options: { hostile?: boole
     }
   }
   const report: Report = {
-    summary: { total: results.length, passed: results.filter((row) => row.passed).length, failed: results.filter((row) => !row.passed).length },
+    summary: {
+      total: results.length,
+      passed: results.filter((row) => row.passed).length,
+      failed: results.filter((row) => !row.passed).length,
+    },
     results,
     meta: { gzBenchVersion: '0.1.0', vitestVersion: '4.1.12' },
     scoreboard: buildScoreboard(results, { rule: 'majority' }),
@@ -291,14 +320,27 @@ export async function writeBigReport(root: string, rows: number): Promise<string
           agentName: agent,
           trial: t,
           tags: [c % 2 === 0 ? 'even' : 'odd'],
-          changes: { added: 1, modified: 0, deleted: 0, linesAdded: 3, linesRemoved: 0, files: [{ path: 'out.txt', status: 'added' }], file: `${dir}/changes.diff`, diffBytes: 100 },
+          changes: {
+            added: 1,
+            modified: 0,
+            deleted: 0,
+            linesAdded: 3,
+            linesRemoved: 0,
+            files: [{ path: 'out.txt', status: 'added' }],
+            file: `${dir}/changes.diff`,
+            diffBytes: 100,
+          },
           trajectory: { format: 'claude-code', file: `${dir}/trajectory.json`, steps: 5, toolCalls: 4 },
         });
       }
     }
   }
   const report: Report = {
-    summary: { total: results.length, passed: results.filter((row) => row.passed).length, failed: results.filter((row) => !row.passed).length },
+    summary: {
+      total: results.length,
+      passed: results.filter((row) => row.passed).length,
+      failed: results.filter((row) => !row.passed).length,
+    },
     results,
     scoreboard: buildScoreboard(results, { rule: 'majority' }),
   };

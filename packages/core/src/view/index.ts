@@ -11,4 +11,10 @@ export {
   type ViewFs,
 } from './load-files.js';
 export { renderComparisonHtml, renderViewHtml, type ViewOptions } from './render-view.js';
-export { shellCommand, trajectoryExcerpt, type ViewStep, type ViewToolCall, type ViewTrajectory } from './trajectory-excerpt.js';
+export {
+  shellCommand,
+  trajectoryExcerpt,
+  type ViewStep,
+  type ViewToolCall,
+  type ViewTrajectory,
+} from './trajectory-excerpt.js';

@@ -1,6 +1,6 @@
 import type { open as openType, stat as statType } from 'node:fs/promises';
 import { list, record } from './loose.js';
-import { type ViewTrajectory, trajectoryExcerpt } from './trajectory-excerpt.js';
+import { trajectoryExcerpt, type ViewTrajectory } from './trajectory-excerpt.js';
 
 /** The filesystem calls the loader needs: `node:fs/promises` or a memfs volume's `promises`. */
 export interface ViewFs {
@@ -30,14 +30,17 @@ export interface RowFiles {
 
 /** Bounds of what the page embeds. */
 export interface ViewBudget {
-  /** Characters of one diff or one trajectory excerpt. @default 65536 */
+  /** Bytes of one diff excerpt, characters of one trajectory excerpt. @default 65536 */
   perFile?: number;
-  /** Characters of every excerpt together; rows past it link their files only. @default 16 MiB */
+  /** Bytes of every excerpt together (as above); rows past it link their files only. @default 16 MiB */
   total?: number;
 }
 
 /** Default bounds: 64 KiB per excerpt, 16 MiB for the page. */
 export const VIEW_BUDGET = { perFile: 64 * 1024, total: 16 * 1024 * 1024 } as const;
+
+/** Less budget than this left is spent: an excerpt of a few lines helps nobody. */
+const MIN_EXCERPT = 1024;
 
 /** A `trajectory.json` larger than this is not parsed for the page (the writer bounds its own files far below). */
 const MAX_TRAJECTORY_FILE = 32 * 1024 * 1024;
@@ -69,12 +72,13 @@ export async function loadViewFiles(
     if (diffPath === undefined && trajectoryPath === undefined) continue;
     const entry: RowFiles = {};
     if (diffPath !== undefined) {
-      const diff = left <= 0 ? spent : await readDiff(fs, resolvePath(diffPath), Math.min(perFile, left));
-      if ('text' in diff) left -= diff.text.length;
+      const diff = left < MIN_EXCERPT ? spent : await readDiff(fs, resolvePath(diffPath), Math.min(perFile, left));
+      if ('text' in diff) left -= Buffer.byteLength(diff.text);
       entry.diff = diff;
     }
     if (trajectoryPath !== undefined) {
-      const trajectory = left <= 0 ? spent : await readTrajectory(fs, resolvePath(trajectoryPath), Math.min(perFile, left));
+      const trajectory =
+        left < MIN_EXCERPT ? spent : await readTrajectory(fs, resolvePath(trajectoryPath), Math.min(perFile, left));
       if ('steps' in trajectory) left -= JSON.stringify(trajectory).length;
       entry.trajectory = trajectory;
     }
@@ -114,7 +118,11 @@ async function readDiff(fs: ViewFs, path: string | undefined, max: number): Prom
   }
 }
 
-async function readTrajectory(fs: ViewFs, path: string | undefined, max: number): Promise<ViewTrajectory | NotEmbedded> {
+async function readTrajectory(
+  fs: ViewFs,
+  path: string | undefined,
+  max: number,
+): Promise<ViewTrajectory | NotEmbedded> {
   if (path === undefined) return { missing: 'not embedded: the path cannot be read from here' };
   try {
     const stats = await fs.stat(path);

@@ -572,9 +572,9 @@ function renderStep(step) {
   var source = step.source === 'user' || step.source === 'system' ? step.source : 'agent';
   var box = el('div', 'step ' + source);
   var who = el('div', 'who');
-  put(who, el('b', null, source === 'user' ? 'prompt' : source === 'system' ? 'system' : 'agent'), '#' + str(step.id));
-  if (step.model) put(who, step.model);
-  if (step.time) put(who, step.time);
+  put(who, el('b', null, source === 'user' ? 'prompt' : source === 'system' ? 'system' : 'agent'), el('span', null, 'step ' + str(step.id)));
+  if (step.model) put(who, el('span', null, step.model));
+  if (step.time) put(who, el('span', null, step.time));
   put(who, stepTokens(step.tokens));
   put(box, who);
   if (step.reasoning) {
@@ -588,11 +588,15 @@ function renderStep(step) {
     var summary = el('summary');
     put(summary, el('b', null, call.name), ' ');
     if (call.command) put(summary, el('code', null, '$ ' + firstLine(call.command)));
-    else put(summary, el('span', 'note', firstLine(call.args || '').slice(0, 120)));
+    else put(summary, el('code', null, firstLine(call.brief || '')));
     if (call.isError) put(summary, ' ', el('span', 'pill failed', 'error'));
     put(c, summary);
-    if (call.command) put(c, el('div', 'note', 'command'), pre('$ ' + call.command));
-    put(c, el('div', 'note', 'arguments'), pre(call.args || ''));
+    if (call.command) {
+      put(c, el('div', 'note', 'command'), pre('$ ' + call.command));
+      var args = el('details');
+      put(args, el('summary', 'note', 'arguments'), pre(call.args || ''));
+      put(c, args);
+    } else put(c, el('div', 'note', 'arguments'), pre(call.args || ''));
     if (call.result !== undefined) put(c, el('div', 'note', 'result'), pre(call.result));
     put(box, c);
   });

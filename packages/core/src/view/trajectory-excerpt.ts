@@ -7,6 +7,8 @@ export interface ViewToolCall {
   command?: string;
   /** The arguments as indented JSON, bounded. */
   args: string;
+  /** One line that says what the call did: the file it touched, else its arguments as compact JSON. */
+  brief: string;
   result?: string;
   isError?: true;
 }
@@ -91,7 +93,9 @@ function readStep(raw: unknown, fallbackId: number): ViewStep | undefined {
     const call = record(rawCall);
     if (call === undefined) continue;
     const id = call.tool_call_id;
-    const index = results.findIndex((result, at) => !used.has(at) && result !== undefined && result.source_call_id === id);
+    const index = results.findIndex(
+      (result, at) => !used.has(at) && result !== undefined && result.source_call_id === id,
+    );
     if (index >= 0) used.add(index);
     const result = index >= 0 ? results[index] : undefined;
     calls.push(
@@ -99,6 +103,7 @@ function readStep(raw: unknown, fallbackId: number): ViewStep | undefined {
         name: text(call.function_name, 200) ?? '(unnamed tool)',
         command: shellCommand(call.arguments),
         args: cut(stringify(call.arguments), MAX_FIELD),
+        brief: briefOf(call.arguments),
         result: result === undefined ? undefined : text(result.content, MAX_FIELD),
         isError: result !== undefined && record(result.extra)?.is_error === true ? true : undefined,
       }) as ViewToolCall,
@@ -148,6 +153,15 @@ export function shellCommand(args: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+function briefOf(args: unknown): string {
+  const fields = record(args);
+  const path = ['file_path', 'path', 'filePath', 'absolute_path', 'file', 'pattern', 'query', 'url']
+    .map((key) => fields?.[key])
+    .find((value): value is string => typeof value === 'string');
+  const line = path ?? JSON.stringify(args) ?? '';
+  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }
 
 function stringify(value: unknown): string {

@@ -265,7 +265,8 @@ function scoreboardOf(value: unknown, cases: Index, agents: Index): unknown {
     if (cell === undefined) continue;
     const caseIndex = cases.find(JSON.stringify([text(cell.file, 1024), text(cell.suite, 1024), text(cell.id, 1024)]));
     const agentIndex = agents.find(text(cell.agent, 256) ?? '');
-    if (caseIndex !== undefined && agentIndex !== undefined) cells.push([caseIndex, agentIndex, cell.passed === true ? 1 : 0]);
+    if (caseIndex !== undefined && agentIndex !== undefined)
+      cells.push([caseIndex, agentIndex, cell.passed === true ? 1 : 0]);
   }
   return {
     rule: typeof board.rule === 'number' || typeof board.rule === 'string' ? board.rule : undefined,
