@@ -43,7 +43,18 @@ describe('the page of a run', () => {
   it('gz-bench run --html writes it, and --logs files are linked from it', async ({ expect }) => {
     const temp = await project({ 'replies.bench.json': SUITE });
     const result = await runCli(
-      ['run', 'replies.bench.json', '--cmd', SCRIPTED_CMD, '--sandbox', 'none', '--logs', 'logs', '--html', 'page/run.html'],
+      [
+        'run',
+        'replies.bench.json',
+        '--cmd',
+        SCRIPTED_CMD,
+        '--sandbox',
+        'none',
+        '--logs',
+        'logs',
+        '--html',
+        'page/run.html',
+      ],
       { cwd: temp.dir },
     );
     expect(result.exitCode, String(result.stderr)).toBe(1);
