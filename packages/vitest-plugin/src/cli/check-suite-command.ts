@@ -80,6 +80,7 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
     timeout,
     keep: false,
     report: false,
+    html: false,
     logs: false,
     concurrency,
     table: false,

@@ -12,6 +12,7 @@ import {
 } from '@gz-bench/core';
 import { escapePath } from 'tinyglobby';
 import { createVitest } from 'vitest/node';
+import { writeHtmlReport } from '../node/html-report.js';
 import { OptionsError } from '../node/options-error.js';
 import { createGzBenchPlugin } from '../node/plugin.js';
 import { GzBenchReporter } from '../node/reporter.js';
@@ -49,6 +50,7 @@ interface RunFlags {
   'max-cost-usd'?: string;
   'max-tokens'?: string;
   markdown?: string;
+  html?: string;
   'test-name-pattern'?: string;
   'tags-filter'?: string[];
   'only-failed'?: string;
@@ -75,6 +77,7 @@ export async function runCommand(args: string[]): Promise<number> {
     'max-cost-usd': { type: 'string' },
     'max-tokens': { type: 'string' },
     markdown: { type: 'string' },
+    html: { type: 'string' },
     'test-name-pattern': { type: 'string', short: 't' },
     'tags-filter': { type: 'string', multiple: true },
     'only-failed': { type: 'string' },
@@ -162,6 +165,7 @@ export async function runCommand(args: string[]): Promise<number> {
     timeout,
     keep: values.keep === true,
     report: false,
+    html: false,
     // Off unless asked for: like the report, the CLI writes nothing into the directory it runs in by
     // default. Named from the current directory, as the suite paths are.
     logs: values.logs === undefined ? false : resolve(values.logs),
@@ -184,6 +188,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const final: Report =
     report ?? notRunReport(loaded, outcome.interrupted ? 'the run was interrupted first' : undefined);
   await printReport(final, { json, write: writeOut });
+  if (values.html !== undefined && !(await writeHtmlFlag(final, values.html, root))) return EXIT.usage;
   if (outcome.interrupted) return 128 + (outcome.interrupted === 'SIGINT' ? 2 : 15);
   // Every validated case must have a result, per agent and trial: anything less is a harness fault,
   // never a pass. With -t, only the cases it picks run, and it must pick one.
@@ -204,6 +209,18 @@ export async function runCommand(args: string[]): Promise<number> {
   }
   const failed = outcome.failed || failedUnexcused(final) || (final.errors?.length ?? 0) > 0;
   return failed ? EXIT.failed : EXIT.passed;
+}
+
+/** Writes `--html FILE` (named from the current directory; the rows name paths from `root`); false when it cannot. */
+async function writeHtmlFlag(report: Report, file: string, root: string): Promise<boolean> {
+  try {
+    await writeHtmlReport(report, resolve(file), root);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    process.stderr.write(`gz-bench: --html ${file}: cannot write the page there (${code})\n`);
+    return false;
+  }
 }
 
 /**

@@ -6,12 +6,13 @@ Usage:
                [--trials k] [--pass-rule majority|all|any|SHARE] [-t PATTERN]
                [--timeout n] [--concurrency n] [--json] [--keep]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
-               [--logs DIR] [--markdown FILE] [--unsafe]
+               [--logs DIR] [--markdown FILE] [--html FILE] [--unsafe]
                [--max-cost-usd X] [--max-tokens N] [-u, --update]
                [--only-failed REPORT] [--retry-errors [n]]
   gz-bench check-suite <suite.json>... [--timeout n] [--concurrency n]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
-  gz-bench compare <base.json> <head.json> [--json] [--markdown FILE]
+  gz-bench compare <base.json> <head.json> [--json] [--markdown FILE] [--html FILE]
+  gz-bench view <report.json> [-o FILE] [--root DIR]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
   gz-bench doctor [--agent PRESET|NAME=PRESET[:MODEL]|NAME=TEMPLATE]...
@@ -55,6 +56,7 @@ run       Run every case of the suites through Vitest and score it.
   --markdown  write the Markdown scoreboard of a run with agents or trials, and
               the sweep of a run with families, to FILE (also appended to
               $GITHUB_STEP_SUMMARY when set)
+  --html      write the report as one self-contained HTML page to FILE (see view)
   --logs      write the whole output of every command to log files below DIR
               (DIR/<suite file>/<case>/agent.log…); the report names them
 
@@ -69,6 +71,14 @@ compare   Compare two JSON reports cell by cell (suite file, case, agent): flips
   --json      print the comparison as JSON instead of the table
   --markdown  write it as a pull-request comment to FILE (also appended to
               $GITHUB_STEP_SUMMARY when set)
+  --html      write it as one self-contained HTML page to FILE
+view      Write a JSON report as one self-contained HTML page (no network, opens
+          from file://): the scoreboard grid, agents' scores, and per trial its
+          checks, diff and trajectory; prints the page's path.
+  -o, --output  the page (default: beside the report, report.json -> report.html)
+  --root      the directory the report's paths are relative to (default: the
+              first of the current directory, the one holding .gz-bench, and the
+              report's own where its files are found)
 validate  Check a suite's structure. Exit 0 if valid.
 init      Write example-suite.json (default: the current directory), whose cases
           pass with --cmd "echo done".
@@ -79,5 +89,5 @@ doctor    For every preset (claude-code, codex, gemini, qwen, opencode), or the 
 
 Exit codes: 0 all cases passed (or validate/init succeeded, or compare found
             no regression), 1 at least one case failed (compare: a regression),
-            2 usage or validation error (compare: a report it cannot read).
+            2 usage or validation error (compare, view: a report it cannot read).
 `;

@@ -265,6 +265,7 @@ function reporterOptions(options: ResolvedGzBenchOptions): GzBenchReporterOption
     cells: { agents: options.agents.map((agent) => agent.name), trials: options.trials },
     passRule: options.passRule,
     markdown: options.markdown,
+    html: options.html,
   };
 }
 

@@ -29,6 +29,7 @@ import type {
 import { isBaselineUpdate } from './baseline-update.js';
 import { type SuiteCells, settleBaselines } from './baseline-writer.js';
 import { caseLabels, cellKey, collectModuleResults, type ModuleResults } from './collect-results.js';
+import { writeHtmlReport } from './html-report.js';
 import { notRunReason, type RunEnd } from './not-run-reason.js';
 import { packageVersion } from './package-version.js';
 import { type PlannedSuite, planSuite, selectedCases } from './planned-suites.js';
@@ -59,6 +60,8 @@ export interface GzBenchReporterOptions {
    * `$GITHUB_STEP_SUMMARY` when that is set; `false` or absent writes none.
    */
   markdown?: string | false;
+  /** Path of the HTML page of the report, relative to the Vitest root; `false` or absent writes none. */
+  html?: string | false;
 }
 
 /** Tells suite files from other test files; the plugin that serves them sets it. */
@@ -199,6 +202,8 @@ export class GzBenchReporter implements Reporter {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, renderJson(report));
     }
+    if (this.options.html)
+      await writeHtmlReport(report, resolve(vitest.config.root, this.options.html), vitest.config.root);
     this.options.onReport?.(report);
     if (this.options.table && (report.results.length > 0 || errors.length > 0)) {
       vitest.logger.log(`\n${renderTable(report, { color: useColor() })}`);

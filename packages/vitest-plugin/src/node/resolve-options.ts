@@ -37,6 +37,7 @@ const DEFAULTS: Omit<ResolvedGzBenchOptions, 'agents'> = {
   timeout: undefined,
   keep: false,
   report: '.gz-bench/report.json',
+  html: false,
   logs: '.gz-bench/logs',
   concurrency: DEFAULT_CONCURRENCY,
   table: true,
@@ -90,6 +91,9 @@ export function resolveOptions(
   const agents = checkSuite === true ? ORACLE_AGENT_DEFINITIONS : resolveAgents(agentOptions, agentFilter, merged.cmd);
   if (checkSuite !== true) assertSafeAgents(agents, merged.cmd, merged.unsafe);
   if (merged.report === '') throw new OptionsError('gz-bench option "report" must be a path or false');
+  if (merged.html !== false && (typeof merged.html !== 'string' || merged.html.trim() === '')) {
+    throw new OptionsError('gz-bench option "html" must be a path or false');
+  }
   if (merged.logs !== false && (typeof merged.logs !== 'string' || merged.logs.trim() === '')) {
     throw new OptionsError('gz-bench option "logs" must be a directory or false');
   }
@@ -141,6 +145,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   if (keep !== undefined) options.keep = parseBoolean('GZ_BENCH_KEEP', keep);
   const report = value('GZ_BENCH_REPORT');
   if (report !== undefined) options.report = /^(false|0|off|no)$/i.test(report) ? false : report;
+  const html = value('GZ_BENCH_HTML');
+  if (html !== undefined) options.html = /^(false|0|off|no)$/i.test(html) ? false : html;
   const logs = value('GZ_BENCH_LOGS');
   if (logs !== undefined) options.logs = /^(false|0|off|no)$/i.test(logs) ? false : logs;
   const concurrency = value('GZ_BENCH_CONCURRENCY');

@@ -59,6 +59,12 @@ export interface GzBenchOptions {
   /** Path of the JSON report, relative to the Vitest root; `false` writes none. Overridden by `GZ_BENCH_REPORT`. @default '.gz-bench/report.json' */
   report?: string | false;
   /**
+   * Path of the report as one self-contained HTML page (scoreboard, trials, diffs, trajectories),
+   * relative to the Vitest root, written after the JSON report; `false` writes none. Overridden by
+   * `GZ_BENCH_HTML`. @default false
+   */
+  html?: string | false;
+  /**
    * Directory of the full output logs of every command (setup, agent, command checks), relative to the
    * Vitest root; `false` writes none. Overridden by `GZ_BENCH_LOGS`. @default '.gz-bench/logs'
    */
@@ -120,6 +126,7 @@ export interface ResolvedGzBenchOptions {
   timeout: number | undefined;
   keep: boolean;
   report: string | false;
+  html: string | false;
   logs: string | false;
   concurrency: number;
   table: boolean;
