@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { preset } from '../../packages/core/src/agents/preset.js';
+import { resultMarks } from '../../packages/core/src/agents/trajectory/result-marks.js';
 import { offlineUnavailable } from '../support/agent-cli.js';
 import { LONG_STEPS, LONG_TOTALS, longScript, type ShellCall, shellScript, type WriteCall } from './long-script.js';
 import { disposeRunsAfterAll, runPreset } from './offline-run.js';
@@ -54,8 +55,10 @@ describe.skipIf(offlineUnavailable() !== undefined)('opencode preset against the
       'cat: missing.txt: No such file or directory',
       '3 hello.txt',
     ]);
-    const results = trajectory.steps.flatMap((step) => step.observation?.results ?? []);
-    expect(results.map((result) => result.extra?.exit_code)).toEqual([0, 1, 0]);
+    const marks = trajectory.steps.flatMap((step) =>
+      (step.observation?.results ?? []).map((_result, index) => resultMarks(step, index)),
+    );
+    expect(marks.map((mark) => mark?.exit_code)).toEqual([0, 1, 0]);
     // Per-step figures as the endpoint reported them: every input token, the cached ones among them.
     expect(trajectory.steps.map((step) => step.metrics)).toEqual([
       undefined,

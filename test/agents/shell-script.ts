@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { AgentDefinition } from '../../packages/core/src/agents/definition.js';
 import { assembleTrajectory } from '../../packages/core/src/agents/trajectory/assemble.js';
 import { agentTrajectoryFormat } from '../../packages/core/src/agents/trajectory/formats.js';
+import { resultMarks } from '../../packages/core/src/agents/trajectory/result-marks.js';
 import { TrajectorySchema } from '../../packages/core/src/agents/trajectory/schema.js';
 import type { Trajectory } from '../../packages/core/src/agents/trajectory/types.js';
 import { readAgentOutput } from '../../packages/core/src/agents/usage/extract-usage.js';
@@ -90,8 +91,9 @@ export function toolCalls(trajectory: Trajectory, commandKey: string): Array<{ n
 export function toolResults(trajectory: Trajectory): Array<{ content: string | undefined; isError: boolean }> {
   return trajectory.steps.flatMap((step) =>
     (step.tool_calls ?? []).map((call) => {
-      const result = step.observation?.results.find((entry) => entry.source_call_id === call.tool_call_id);
-      return { content: result?.content, isError: result?.extra?.is_error === true };
+      const results = step.observation?.results ?? [];
+      const index = results.findIndex((entry) => entry.source_call_id === call.tool_call_id);
+      return { content: results[index]?.content, isError: resultMarks(step, index)?.is_error === true };
     }),
   );
 }

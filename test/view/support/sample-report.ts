@@ -146,11 +146,11 @@ function trajectory(agent: string, prompt: string, failing: boolean): Trajectory
                   source_call_id: 'call-4',
                   content:
                     'AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:\n+ [1, 2]\n- [1, 2, 3]',
-                  extra: { is_error: true },
                 }
               : { source_call_id: 'call-4', content: 'ok' },
           ],
         },
+        ...(failing && { extra: { results: [{ index: 0, source_call_id: 'call-4', is_error: true }] } }),
         metrics: { prompt_tokens: 2600, completion_tokens: 40, cached_tokens: 2210 },
       },
       {

@@ -105,7 +105,7 @@ function readStep(raw: unknown, fallbackId: number): ViewStep | undefined {
         args: cut(stringify(call.arguments), MAX_FIELD),
         brief: briefOf(call.arguments),
         result: result === undefined ? undefined : text(result.content, MAX_FIELD),
-        isError: result !== undefined && record(result.extra)?.is_error === true ? true : undefined,
+        isError: result !== undefined && resultFailed(step, index) ? true : undefined,
       }) as ViewToolCall,
     );
   }
@@ -153,6 +153,17 @@ export function shellCommand(args: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Whether the step marks its result at `index` as a failure: in its `extra.results` (ATIF's result has
+ * no `extra` of its own), or, from writers that put it there anyway, in the result's own `extra`.
+ */
+function resultFailed(step: Record<string, unknown>, index: number): boolean {
+  const marks = list(record(step.extra)?.results).map(record);
+  if (marks.some((mark) => mark !== undefined && mark.index === index && mark.is_error === true)) return true;
+  const result = record(list(record(step.observation)?.results)[index]);
+  return record(result?.extra)?.is_error === true;
 }
 
 function briefOf(args: unknown): string {

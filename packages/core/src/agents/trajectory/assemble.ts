@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Usage } from '../../report/model.js';
 import { boundStep, cutText, TRAJECTORY_LIMITS } from './bounds.js';
-import type { StreamTrajectory } from './builder.js';
-import { ATIF_SCHEMA_VERSION, type AtifFinalMetrics, type Trajectory, type TrajectorySummary } from './types.js';
+import type { StreamStep, StreamTrajectory } from './builder.js';
+import {
+  ATIF_SCHEMA_VERSION,
+  type AtifFinalMetrics,
+  type AtifStep,
+  type Trajectory,
+  type TrajectorySummary,
+} from './types.js';
 
 /** What a trial's trajectory is made of. */
 export interface TrajectoryParts {
@@ -39,7 +45,7 @@ export function assembleTrajectory(parts: TrajectoryParts): Trajectory {
       message: prompt.text,
       ...(prompt.cut && { extra: { truncated: ['message'] } }),
     },
-    ...kept.map((step, index) => ({ ...boundStep(step), step_id: index + 2 })),
+    ...kept.map((step, index) => liftResultMarks({ ...boundStep(step), step_id: index + 2 })),
   ];
   const cut = prompt.cut || dropped > 0 || steps.some((step) => step.extra?.truncated !== undefined || resultCut(step));
   const name = agent.preset ?? agent.name;
@@ -63,8 +69,35 @@ export function assembleTrajectory(parts: TrajectoryParts): Trajectory {
   };
 }
 
-function resultCut(step: Trajectory['steps'][number]): boolean {
-  return step.observation?.results.some((result) => result.extra?.truncated === true) ?? false;
+function resultCut(step: AtifStep): boolean {
+  const marks = step.extra?.results;
+  return Array.isArray(marks) && marks.some((mark) => (mark as { truncated?: unknown }).truncated === true);
+}
+
+/**
+ * The step with its results' own marks (`is_error`, `truncated`) moved to its `extra.results`:
+ * ATIF's result has no `extra`, and a strict reader refuses one.
+ */
+function liftResultMarks(step: StreamStep): AtifStep {
+  const { observation, ...rest } = step;
+  if (observation === undefined) return rest;
+  const marks = observation.results.flatMap((result, index) =>
+    result.extra === undefined
+      ? []
+      : [
+          {
+            index,
+            ...(result.source_call_id !== undefined && { source_call_id: result.source_call_id }),
+            ...result.extra,
+          },
+        ],
+  );
+  const results = observation.results.map(({ extra: _marks, ...result }) => result);
+  return {
+    ...rest,
+    observation: { results },
+    ...(marks.length > 0 && { extra: { ...rest.extra, results: marks } }),
+  };
 }
 
 function finalMetricsOf(usage: Usage | undefined, format: string, totalSteps: number): AtifFinalMetrics {

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { assembleTrajectory } from './assemble.js';
 import { boundArguments, cutText, TRAJECTORY_LIMITS } from './bounds.js';
+import type { StreamStep } from './builder.js';
 import { TrajectorySchema } from './schema.js';
-import type { AtifStep } from './types.js';
 
-const agentStep = (extra: Partial<AtifStep> = {}): AtifStep => ({ step_id: 0, source: 'agent', message: '', ...extra });
-const assemble = (steps: AtifStep[], prompt = 'p', droppedSteps?: number) =>
+const agentStep = (extra: Partial<StreamStep> = {}): StreamStep => ({
+  step_id: 0,
+  source: 'agent',
+  message: '',
+  ...extra,
+});
+const assemble = (steps: StreamStep[], prompt = 'p', droppedSteps?: number) =>
   assembleTrajectory({
     format: 'claude-code',
     stream: { steps, ...(droppedSteps !== undefined && { droppedSteps }) },
@@ -65,10 +70,14 @@ describe('trajectory bounds', () => {
     expect(prompt?.message.length).toBeLessThanOrEqual(TRAJECTORY_LIMITS.text);
     expect(prompt?.extra).toEqual({ truncated: ['message'] });
     expect(step?.message.length).toBeLessThanOrEqual(TRAJECTORY_LIMITS.text);
-    expect(step?.extra).toEqual({ truncated: ['message', 'reasoning_content'] });
+    // ATIF's result has no extra: the step carries its results' marks.
+    expect(step?.extra).toEqual({
+      truncated: ['message', 'reasoning_content'],
+      results: [{ index: 0, source_call_id: 'c', is_error: true, truncated: true }],
+    });
     const result = step?.observation?.results[0];
     expect(result?.content?.length).toBeLessThanOrEqual(TRAJECTORY_LIMITS.result);
-    expect(result?.extra).toEqual({ is_error: true, truncated: true });
+    expect(Object.keys(result ?? {}).sort()).toEqual(['content', 'source_call_id']);
     TrajectorySchema.parse(trajectory);
   });
 

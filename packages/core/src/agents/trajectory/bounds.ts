@@ -1,4 +1,5 @@
-import type { AtifObservationResult, AtifStep, AtifToolCall } from './types.js';
+import type { StreamResult, StreamStep } from './builder.js';
+import type { AtifToolCall } from './types.js';
 
 /**
  * The bounds that keep `trajectory.json` small whatever the agent printed: characters (UTF-16 code
@@ -71,7 +72,7 @@ function safeJson(value: unknown): string {
  * with `extra.truncated` naming what was cut (results say it in their own `extra`). Returns the
  * same object when nothing needed cutting.
  */
-export function boundStep(step: AtifStep): AtifStep {
+export function boundStep(step: StreamStep): StreamStep {
   const cut: string[] = [];
   const message = cutText(step.message, TRAJECTORY_LIMITS.text);
   if (message.cut) cut.push('message');
@@ -85,7 +86,7 @@ export function boundStep(step: AtifStep): AtifStep {
     return { ...call, arguments: bounded.arguments };
   });
   let resultsCut = false;
-  const results = step.observation?.results.map((result): AtifObservationResult => {
+  const results = step.observation?.results.map((result): StreamResult => {
     if (result.content === undefined) return result;
     const bounded = cutText(result.content, TRAJECTORY_LIMITS.result);
     if (!bounded.cut) return result;
@@ -111,12 +112,12 @@ export function boundStep(step: AtifStep): AtifStep {
  * step as they close it (`boundStep`), so that no step keeps a huge text while the stream goes on.
  */
 export class StepLog {
-  readonly steps: AtifStep[] = [];
+  readonly steps: StreamStep[] = [];
   /** Steps past the bound, counted. */
   dropped = 0;
 
   /** Adds a step, or counts it past the bound; returns whether it was kept. */
-  push(step: AtifStep): boolean {
+  push(step: StreamStep): boolean {
     if (this.steps.length >= TRAJECTORY_LIMITS.steps) {
       this.dropped++;
       return false;

@@ -1,6 +1,6 @@
 export { assembleTrajectory, summarizeTrajectory, type TrajectoryParts } from './assemble.js';
 export { boundArguments, boundStep, cutText, StepLog, TRAJECTORY_LIMITS } from './bounds.js';
-export type { StreamTrajectory, TrajectoryBuilder } from './builder.js';
+export type { StreamResult, StreamStep, StreamTrajectory, TrajectoryBuilder } from './builder.js';
 export {
   agentTrajectoryFormat,
   parseTrajectoryFormat,
@@ -8,6 +8,7 @@ export {
   TrajectoryFormatError,
   trajectoryFormat,
 } from './formats.js';
+export { resultMarks } from './result-marks.js';
 export {
   AtifFinalMetricsSchema,
   AtifMetricsSchema,

@@ -1,5 +1,6 @@
 import { isRecord } from '../usage/json-path.js';
-import type { AtifObservationResult, AtifStep, AtifToolCall } from './types.js';
+import type { StreamResult, StreamStep } from './builder.js';
+import type { AtifToolCall } from './types.js';
 
 // Ids come from the agent's stream: long enough for any real one, short enough to keep files small.
 const MAX_ID_LENGTH = 256;
@@ -45,13 +46,13 @@ export function toolResultText(content: unknown): string {
 }
 
 /** Adds a tool call to a step's calls. */
-export function addToolCall(step: AtifStep, call: AtifToolCall): void {
+export function addToolCall(step: StreamStep, call: AtifToolCall): void {
   if (step.tool_calls === undefined) step.tool_calls = [];
   step.tool_calls.push(call);
 }
 
 /** Adds a result to a step's observation. */
-export function addResult(step: AtifStep, result: AtifObservationResult): void {
+export function addResult(step: StreamStep, result: StreamResult): void {
   if (step.observation === undefined) step.observation = { results: [] };
   step.observation.results.push(result);
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readAgentOutput } from '../usage/extract-usage.js';
 import { outputFiles, transcriptPath } from '../usage/test-support/temp-output.js';
 import { assembleTrajectory } from './assemble.js';
+import { resultMarks } from './result-marks.js';
 import { TrajectorySchema } from './schema.js';
 import type { Trajectory } from './types.js';
 
@@ -27,7 +28,9 @@ async function trajectoryOf(file: string, format: string, model?: string): Promi
 const calls = (trajectory: Trajectory) =>
   trajectory.steps.flatMap((step) => (step.tool_calls ?? []).map((call) => [call.function_name, call.arguments]));
 const results = (trajectory: Trajectory) =>
-  trajectory.steps.flatMap((step) => (step.observation?.results ?? []).map((result) => [result.content, result.extra]));
+  trajectory.steps.flatMap((step) =>
+    (step.observation?.results ?? []).map((result, index) => [result.content, resultMarks(step, index)]),
+  );
 
 describe('claude-code stream-json', () => {
   it('makes one agent step per message, its Bash calls with their results, is_error on the failing one', async () => {

@@ -24,7 +24,6 @@ export const AtifToolCallSchema = z.strictObject({
 export const AtifObservationResultSchema = z.strictObject({
   source_call_id: z.string().optional(),
   content: z.string().optional(),
-  extra: Extra.optional(),
 });
 
 /** Token figures of one step. */

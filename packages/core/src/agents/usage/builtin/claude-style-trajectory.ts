@@ -1,5 +1,5 @@
 import { boundArguments, cutText, StepLog, TRAJECTORY_LIMITS } from '../../trajectory/bounds.js';
-import type { StreamTrajectory, TrajectoryBuilder } from '../../trajectory/builder.js';
+import type { StreamStep, StreamTrajectory, TrajectoryBuilder } from '../../trajectory/builder.js';
 import {
   addResult,
   addToolCall,
@@ -8,7 +8,7 @@ import {
   toolCallId,
   toolResultText,
 } from '../../trajectory/parts.js';
-import type { AtifMetrics, AtifStep } from '../../trajectory/types.js';
+import type { AtifMetrics } from '../../trajectory/types.js';
 import { isRecord } from '../json-path.js';
 import { usageNumber } from '../usage-fields.js';
 
@@ -27,8 +27,8 @@ export interface ClaudeStyleFlavor {
  */
 export function claudeStyleTrajectory(flavor: ClaudeStyleFlavor): TrajectoryBuilder {
   const log = new StepLog();
-  const stepOfCall = new Map<string, AtifStep>();
-  let current: { id: unknown; step: AtifStep | undefined } | undefined;
+  const stepOfCall = new Map<string, StreamStep>();
+  let current: { id: unknown; step: StreamStep | undefined } | undefined;
   let sessionId: string | undefined;
   let agentVersion: string | undefined;
   let requestedModel: string | undefined;
@@ -36,8 +36,8 @@ export function claudeStyleTrajectory(flavor: ClaudeStyleFlavor): TrajectoryBuil
   let resultText: string | undefined;
   let calls = 0;
 
-  const openStep = (id: unknown, record: Record<string, unknown>, model: unknown): AtifStep | undefined => {
-    const step: AtifStep = { step_id: 0, source: 'agent', message: '' };
+  const openStep = (id: unknown, record: Record<string, unknown>, model: unknown): StreamStep | undefined => {
+    const step: StreamStep = { step_id: 0, source: 'agent', message: '' };
     const timestamp = isoTimestamp(record.timestamp);
     if (timestamp !== undefined) step.timestamp = timestamp;
     if (typeof model === 'string' && model !== '<synthetic>') step.model_name = model;
@@ -97,7 +97,7 @@ export function claudeStyleTrajectory(flavor: ClaudeStyleFlavor): TrajectoryBuil
 
   // A user message within the run (a sub-agent's task, a hook's note): a step of its own.
   const addUserText = (record: Record<string, unknown>, text: string) => {
-    const step: AtifStep = { step_id: 0, source: 'user', message: cutText(text, TRAJECTORY_LIMITS.text).text };
+    const step: StreamStep = { step_id: 0, source: 'user', message: cutText(text, TRAJECTORY_LIMITS.text).text };
     const timestamp = isoTimestamp(record.timestamp);
     if (timestamp !== undefined) step.timestamp = timestamp;
     if (typeof record.parent_tool_use_id === 'string') step.extra = { parent_tool_call_id: record.parent_tool_use_id };

@@ -1,7 +1,7 @@
 import { boundArguments, cutText, StepLog, TRAJECTORY_LIMITS } from '../../trajectory/bounds.js';
-import type { StreamTrajectory, TrajectoryBuilder } from '../../trajectory/builder.js';
+import type { StreamResult, StreamStep, StreamTrajectory, TrajectoryBuilder } from '../../trajectory/builder.js';
 import { addResult, addToolCall, appendCapped, toolCallId, toolResultText } from '../../trajectory/parts.js';
-import type { AtifObservationResult, AtifStep, AtifToolCall } from '../../trajectory/types.js';
+import type { AtifToolCall } from '../../trajectory/types.js';
 import { isRecord } from '../json-path.js';
 
 /**
@@ -16,18 +16,18 @@ import { isRecord } from '../json-path.js';
  */
 export function codexTrajectory(): TrajectoryBuilder {
   const log = new StepLog();
-  let step: AtifStep | undefined;
+  let step: StreamStep | undefined;
   // The current step's tool items that have started and not yet completed.
   const running = new Set<string>();
-  const calls = new Map<string, { step: AtifStep; call: AtifToolCall }>();
+  const calls = new Map<string, { step: StreamStep; call: AtifToolCall }>();
   let sessionId: string | undefined;
   let serial = 0;
   let fresh = true;
 
-  const newStep = (): AtifStep | undefined => {
+  const newStep = (): StreamStep | undefined => {
     running.clear();
     fresh = false;
-    const next: AtifStep = { step_id: 0, source: 'agent', message: '' };
+    const next: StreamStep = { step_id: 0, source: 'agent', message: '' };
     step = log.push(next) ? next : undefined;
     return step;
   };
@@ -41,7 +41,7 @@ export function codexTrajectory(): TrajectoryBuilder {
     step = undefined;
   };
 
-  const startTool = (item: Record<string, unknown>): { step: AtifStep; call: AtifToolCall } | undefined => {
+  const startTool = (item: Record<string, unknown>): { step: StreamStep; call: AtifToolCall } | undefined => {
     const id = toolCallId(item.id, ++serial);
     const known = calls.get(id);
     if (known) return known;
@@ -130,7 +130,7 @@ function toolArguments(item: Record<string, unknown>): Record<string, unknown> {
   }
 }
 
-function toolResult(item: Record<string, unknown>): Omit<AtifObservationResult, 'source_call_id'> {
+function toolResult(item: Record<string, unknown>): Omit<StreamResult, 'source_call_id'> {
   const status = typeof item.status === 'string' ? item.status : undefined;
   const extra: Record<string, unknown> = {};
   if (status !== undefined) extra.status = status;

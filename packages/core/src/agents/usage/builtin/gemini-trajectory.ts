@@ -1,7 +1,6 @@
 import { boundArguments, boundStep, cutText, StepLog, TRAJECTORY_LIMITS } from '../../trajectory/bounds.js';
-import type { StreamTrajectory, TrajectoryBuilder } from '../../trajectory/builder.js';
+import type { StreamResult, StreamStep, StreamTrajectory, TrajectoryBuilder } from '../../trajectory/builder.js';
 import { addResult, addToolCall, isoTimestamp, toolCallId } from '../../trajectory/parts.js';
-import type { AtifObservationResult, AtifStep } from '../../trajectory/types.js';
 import { isRecord } from '../json-path.js';
 import { documentUsage, streamUsage } from './gemini-stats.js';
 import { text, toolArguments } from './trajectory-fields.js';
@@ -42,8 +41,8 @@ function isReplyEvent(record: Record<string, unknown>): boolean {
 export function geminiTrajectory(): TrajectoryBuilder {
   const log = new StepLog();
   const turns = new GeminiTurns();
-  const stepOfCall = new Map<string, AtifStep>();
-  let current: AtifStep | undefined;
+  const stepOfCall = new Map<string, StreamStep>();
+  let current: StreamStep | undefined;
   let calls = 0;
   let sessionId: string | undefined;
   let model: string | undefined;
@@ -60,8 +59,8 @@ export function geminiTrajectory(): TrajectoryBuilder {
     }
     current = undefined;
   };
-  const push = (step: Omit<AtifStep, 'step_id'>): AtifStep | undefined => {
-    const numbered: AtifStep = { step_id: 0, ...step };
+  const push = (step: Omit<StreamStep, 'step_id'>): StreamStep | undefined => {
+    const numbered: StreamStep = { step_id: 0, ...step };
     return log.push(numbered) ? numbered : undefined;
   };
   const system = (timestamp: string | undefined, message: string, extra: Record<string, unknown>) => {
@@ -145,7 +144,7 @@ export function geminiTrajectory(): TrajectoryBuilder {
   };
 }
 
-function toolResult(record: Record<string, unknown>, id: string | undefined): AtifObservationResult {
+function toolResult(record: Record<string, unknown>, id: string | undefined): StreamResult {
   const error = isRecord(record.error) ? record.error : undefined;
   const output = text(record.output);
   const message = error ? text(error.message) : undefined;

@@ -1,7 +1,7 @@
 import { boundArguments, boundStep, cutText, StepLog, TRAJECTORY_LIMITS } from '../../trajectory/bounds.js';
-import type { StreamTrajectory, TrajectoryBuilder } from '../../trajectory/builder.js';
+import type { StreamResult, StreamStep, StreamTrajectory, TrajectoryBuilder } from '../../trajectory/builder.js';
 import { addResult, addToolCall, appendCapped, isoTimestamp, toolCallId } from '../../trajectory/parts.js';
-import type { AtifMetrics, AtifObservationResult, AtifStep } from '../../trajectory/types.js';
+import type { AtifMetrics } from '../../trajectory/types.js';
 import { isRecord } from '../json-path.js';
 import { usageNumber } from '../usage-fields.js';
 import { text, toolArguments } from './trajectory-fields.js';
@@ -16,7 +16,7 @@ import { text, toolArguments } from './trajectory-fields.js';
  */
 export function opencodeTrajectory(): TrajectoryBuilder {
   const log = new StepLog();
-  let current: AtifStep | undefined;
+  let current: StreamStep | undefined;
   let sessionId: string | undefined;
   let calls = 0;
   // Between step_finish and the next step_start: a part there (never seen from opencode) opens a step.
@@ -27,10 +27,10 @@ export function opencodeTrajectory(): TrajectoryBuilder {
     if (current && log.steps.at(-1) === current) log.steps[log.steps.length - 1] = boundStep(current);
     current = undefined;
   };
-  const open = (timestamp: string | undefined): AtifStep | undefined => {
+  const open = (timestamp: string | undefined): StreamStep | undefined => {
     close();
     outside = false;
-    const step: AtifStep = { step_id: 0, ...(timestamp && { timestamp }), source: 'agent', message: '' };
+    const step: StreamStep = { step_id: 0, ...(timestamp && { timestamp }), source: 'agent', message: '' };
     current = log.push(step) ? step : undefined;
     return current;
   };
@@ -113,7 +113,7 @@ export function opencodeTrajectory(): TrajectoryBuilder {
   };
 }
 
-function toolResult(id: string, state: Record<string, unknown>): AtifObservationResult {
+function toolResult(id: string, state: Record<string, unknown>): StreamResult {
   const failed = state.status === 'error';
   const raw = (failed ? text(state.error) : undefined) ?? text(state.output) ?? '';
   const content = cutText(raw, TRAJECTORY_LIMITS.result).text;
