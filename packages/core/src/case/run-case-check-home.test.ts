@@ -222,7 +222,8 @@ describe.each(SANDBOXES)('checks have a HOME and temp dir of their own (sandbox 
         run: 'out=$(bash -lc true 2>&1; bash -ic true 2>&1); case "$out" in *AGENT-STARTUP*) exit 1;; esac',
       },
       { kind: 'command', run: 'test "$(git config --get user.name)" != agent' },
-      { kind: 'command', run: 'test ! -e "${XDG_CONFIG_HOME:-$HOME/.config}/agent-setting"' },
+      // No XDG_CONFIG_HOME reaches a check, so tools read $HOME/.config: the checks' own.
+      { kind: 'command', run: 'test -z "$XDG_CONFIG_HOME" && test ! -e "$HOME/.config/agent-setting"' },
       ...(hasPython
         ? [
             {
