@@ -37,6 +37,7 @@ import {
   suiteVersion,
 } from './suite-data-module.js';
 import { missingTags, scanSuites } from './suite-tags.js';
+import { userEnvOverrides } from './user-env.js';
 import { skipViteJsonFor } from './vite-json-compat.js';
 import { sizeWorkerHeap } from './worker-heap.js';
 import { sizeWorkersFor, trialsPerFile } from './worker-sizing.js';
@@ -192,6 +193,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         ...(earlier && { resume: earlier.resume }),
         baselineUpdate: isBaselineUpdate(vitest),
         ...(options.concurrency === 1 && (vitest.config.bail ?? 0) > 0 && { oneTestAtATime: true }),
+        userEnv: userEnvOverrides(Object.keys(project.config.env ?? {})),
         // Beside the report, against the same root; absolute, so every worker writes to the same place.
         logs:
           options.logs === false ? false : { dir: resolve(vitest.config.root, options.logs), root: vitest.config.root },

@@ -167,6 +167,11 @@ export type WorkerOptions = Pick<
    * with Vitest's `--bail`, so that a failure stops the run before the next case starts.
    */
   oneTestAtATime?: boolean;
+  /**
+   * The user's own values of the names Vite and Vitest set in workers (null: not set), which the
+   * cases' commands get instead of Vite's (node/user-env.ts).
+   */
+  userEnv?: Record<string, string | null>;
 };
 
 /** How workers reach the run's slot server. */
