@@ -96,7 +96,7 @@ describe("the user's environment, not Vite's", () => {
     // The config's test.env is Vitest's to set in workers too.
     await p.write(
       'vitest.config.ts',
-      (files['vitest.config.ts'] as string).replace(
+      String(pluginProjectFiles({ cmd: `(${PRINT}) > agent.txt`, keep: true })['vitest.config.ts']).replace(
         'plugins:',
         "test: { env: { FROM_TEST_ENV: 'from-config' } }, plugins:",
       ),
