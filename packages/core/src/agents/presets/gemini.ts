@@ -16,8 +16,7 @@ export const gemini: PresetSpec = {
   npmPackage: '@google/gemini-cli',
   bin: 'gemini',
   modelFlag: '--model',
-  command: ({ bin, model, args }) =>
-    joinCommand(bin, '--output-format json --yolo', model, args, '< {{promptFile}}'),
+  command: ({ bin, model, args }) => joinCommand(bin, '--output-format json --yolo', model, args, '< {{promptFile}}'),
   // A fresh workspace is not a folder the user trusted; headless runs stop there without this.
   env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
   allowEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL'],
