@@ -317,9 +317,8 @@ async function runPrepared(
     logs,
     settleLeftovers: () => leftovers.settle(),
     // Checks alone learn where the verifiers are: the directory does not exist before them.
-    ...(verify !== undefined && {
-      verify: { source: verify, checkEnv: { ...env, [VERIFY_DIR_ENV]: verifyDirOf(area) } },
-    }),
+    ...(verify !== undefined && { verify: { source: verify } }),
+    checkEnv: verify === undefined ? env : { ...env, [VERIFY_DIR_ENV]: verifyDirOf(area) },
     ...(options.signal && { signal: options.signal }),
     usage: usageReader(options, testCase.prompt, area, caseByteLimits(testCase).output),
     ...(options.budget && { budget: options.budget }),

@@ -15,8 +15,10 @@ import type { AgentRun, Usage } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { renderCheckCommand } from '../template/render-template.js';
 import { assertWorkspaceIntact, type CaseArea } from '../workspace/case-area.js';
+import { type CheckDirs, createCheckDirs } from '../workspace/check-dirs.js';
 import { type Budget, budgetExceeded } from './budget.js';
 import type { StepTimeoutsMs } from './case-limits.js';
+import { checkPhaseEnv } from './command-env.js';
 import type { CommandOptions, CommandRunner } from './command-runner.js';
 import { describeCommandFailure } from './describe-failure.js';
 import { agentErrorOverCheck, type TrialFailure } from './outcome.js';
@@ -34,8 +36,13 @@ export interface StepContext {
   allowSecrets: boolean;
   /** The fixture's verifier directory (posix, relative), which the workspace never got. */
   hidden?: string;
-  /** The hidden verifiers to put in place after the agent, and the checks' environment that names them. */
-  verify?: { source: string; checkEnv: Record<string, string> };
+  /** The hidden verifiers to put in place after the agent. */
+  verify?: { source: string };
+  /**
+   * The environment the checks start from (that of setup, with `{{verify}}`'s variable where the case
+   * has verifiers): `checkPhaseEnv` gives them a HOME and temp dir of their own over it.
+   */
+  checkEnv: Record<string, string>;
   run: CommandRunner;
   /** The agent command's environment, where it differs from that of setup and checks. */
   agentEnv?: Record<string, string>;
@@ -156,6 +163,16 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     if (restored.tampered.length > 0) tampered = restored.tampered;
   }
 
+  // Nothing the agent left in its HOME or temp dir (a usercustomize.py, an ~/.npmrc) may reach the checks.
+  let checkDirs: CheckDirs;
+  try {
+    checkDirs = await createCheckDirs(context.area);
+  } catch (error) {
+    const message = `could not make the checks' HOME and temp dir: ${errorCode(error)}`;
+    return withLogs({ checkResults: notEvaluated(), agent, failure: { step: 'harness', message } });
+  }
+  const checkEnv = checkPhaseEnv(context.checkEnv, checkDirs);
+
   if (context.verify !== undefined) {
     try {
       await installVerifiers(context.verify.source, context.area);
@@ -186,7 +203,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
       const { result: checkResult, log } = await logged.run(renderCheckCommand(command), `check-${index + 1}`, {
         outputLimitBytes: STEP_OUTPUT_LIMIT_BYTES,
         timeoutMs: context.timeouts.check,
-        ...(context.verify?.checkEnv && { env: context.verify.checkEnv }),
+        env: checkEnv,
       });
       if (log !== undefined) checkLogs.set(index, log);
       return checkResult;

@@ -21,6 +21,7 @@ import { cancelRunSlots } from '../node/run-slots.js';
 import { releasePrefork } from '../prefork/prefork.js';
 import { preforkPool } from '../prefork/prefork-pool.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
+import { selectCases } from './case-flags.js';
 import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
 import { EXIT } from './exit-codes.js';
 import { sizeOwnHeap } from './own-heap.js';
@@ -39,6 +40,7 @@ interface RunFlags {
   json?: boolean;
   keep?: boolean;
   'allow-env'?: string[];
+  case?: string[];
   'allow-secrets'?: boolean;
   sandbox?: string;
   logs?: string;
@@ -66,6 +68,7 @@ export async function runCommand(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     keep: { type: 'boolean' },
     'allow-env': { type: 'string', multiple: true },
+    case: { type: 'string', multiple: true },
     'allow-secrets': { type: 'boolean' },
     sandbox: { type: 'string' },
     logs: { type: 'string' },
@@ -102,7 +105,8 @@ export async function runCommand(args: string[]): Promise<number> {
   const testNamePattern = namePattern(values['test-name-pattern']);
   const tagsFilter = values['tags-filter'];
   const { timeout, allowEnv, sandbox, concurrency } = runSettings(values);
-  const { named, files, suites } = await loadNamedSuites(positionals);
+  const { named, files, suites: all } = await loadNamedSuites(positionals);
+  const suites = selectCases(all, values.case);
   const templates = values.cmd !== undefined ? [values.cmd] : agents.map((agent) => agent.cmd);
   for (const [index, given] of [...named.values()].entries()) {
     const loaded = suites[index];
@@ -155,10 +159,12 @@ export async function runCommand(args: string[]): Promise<number> {
     cells: { agents: agents.map((agent) => agent.name), trials: cells.trials },
     passRule: cells.passRule,
     markdown: values.markdown === undefined ? false : resolve(values.markdown),
+    cases: values.case,
   });
   const options: ResolvedGzBenchOptions = {
     cmd: values.cmd,
     agents,
+    cases: values.case,
     ...cells,
     markdown: values.markdown === undefined ? false : resolve(values.markdown),
     include,

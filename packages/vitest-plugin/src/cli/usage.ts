@@ -3,13 +3,13 @@ export const USAGE = `gz-bench — Your agent says it works. Prove it.
 
 Usage:
   gz-bench run <suite.json>... (--cmd "<template>" | --agent NAME=TEMPLATE...)
-               [--trials k] [--pass-rule majority|all|any|SHARE] [-t PATTERN]
+               [--trials k] [--pass-rule majority|all|any|SHARE] [--case ID]... [-t PATTERN]
                [--timeout n] [--concurrency n] [--json] [--keep]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
                [--logs DIR] [--markdown FILE] [--html FILE] [--unsafe]
                [--max-cost-usd X] [--max-tokens N] [-u, --update]
                [--only-failed REPORT] [--retry-errors [n]]
-  gz-bench check-suite <suite.json>... [--timeout n] [--concurrency n]
+  gz-bench check-suite <suite.json>... [--case ID]... [--timeout n] [--concurrency n]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
   gz-bench compare <base.json> <head.json> [--json] [--markdown FILE] [--html FILE]
   gz-bench view <report.json> [-o FILE] [--root DIR]
@@ -34,6 +34,8 @@ run       Run every case of the suites through Vitest and score it.
   --trials    runs of each (agent, case), each in a fresh workspace (default 1)
   --pass-rule when a cell of several trials passes: majority (default), all,
               any, or a share such as 0.6 or 60%
+  --case ID   run only the case whose id is ID, exactly (repeatable; a glob such as
+              'fix-*' selects several; also on check-suite)
   -t, --test-name-pattern  run only the tests whose name matches PATTERN
               (suite > agent > case), as Vitest's -t does
   --tags-filter EXPR  run only the cases whose tags match EXPR, e.g.

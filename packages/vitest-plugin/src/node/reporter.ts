@@ -28,6 +28,7 @@ import type {
 } from 'vitest/node';
 import { isBaselineUpdate } from './baseline-update.js';
 import { type SuiteCells, settleBaselines } from './baseline-writer.js';
+import { caseMatcher } from './case-filter.js';
 import { caseLabels, cellKey, collectModuleResults, type ModuleResults } from './collect-results.js';
 import { writeHtmlReport } from './html-report.js';
 import { notRunReason, type RunEnd } from './not-run-reason.js';
@@ -55,6 +56,8 @@ export interface GzBenchReporterOptions {
   cells?: { agents: readonly string[]; trials: number };
   /** When a cell of several trials passes. @default 'majority' */
   passRule?: CellRule;
+  /** The cases the run selects (`cases`, `--case`): the others are neither planned nor reported. */
+  cases?: readonly string[] | undefined;
   /**
    * Path of the Markdown scoreboard, relative to the Vitest root, also appended to
    * `$GITHUB_STEP_SUMMARY` when that is set; `false` or absent writes none.
@@ -108,6 +111,7 @@ export class GzBenchReporter implements Reporter {
     const vitest = this.vitest;
     if (!vitest || this.isShard(vitest)) return Promise.resolve();
     const planned = new Map<string, Promise<PlannedSuite>>();
+    const selectsCase = caseMatcher(this.options.cases);
     for (const spec of specifications) {
       if (!this.isSuiteFile(spec.moduleId) || planned.has(spec.moduleId)) continue;
       const { testNamePattern, testLines, testIds } = spec;
@@ -117,10 +121,10 @@ export class GzBenchReporter implements Reporter {
         testIds,
         tagsFilter: vitest.config.tagsFilter,
       };
-      planned.set(spec.moduleId, planSuite(spec.moduleId, spec.project.config.root, selection));
+      planned.set(spec.moduleId, planSuite(spec.moduleId, spec.project.config.root, selection, selectsCase));
     }
     for (const file of this.options.suiteFiles ?? []) {
-      if (!planned.has(file)) planned.set(file, planSuite(file, vitest.config.root, {}));
+      if (!planned.has(file)) planned.set(file, planSuite(file, vitest.config.root, {}, selectsCase));
     }
     this.planning = Promise.all(planned.values()).then((suites) => {
       for (const { file, suite } of suites) if (suite) this.suiteNames.set(file, suite.name);

@@ -27,6 +27,7 @@ const MAX_TRIALS = 1000;
 
 const DEFAULTS: Omit<ResolvedGzBenchOptions, 'agents'> = {
   cmd: undefined,
+  cases: undefined,
   trials: 1,
   passRule: 'majority',
   unsafe: false,
@@ -86,6 +87,7 @@ export function resolveOptions(
       `gz-bench option "retryErrors" must be a whole number from 0 to ${MAX_RETRY_ERRORS}, got ${String(merged.retryErrors)}`,
     );
   }
+  if (merged.cases !== undefined) assertCases(merged.cases);
   if (merged.markdown === '') throw new OptionsError('gz-bench option "markdown" must be a path or false');
   // Proving the checks runs the oracle's two agents instead of any the options name.
   const agents = checkSuite === true ? ORACLE_AGENT_DEFINITIONS : resolveAgents(agentOptions, agentFilter, merged.cmd);
@@ -109,6 +111,12 @@ export function resolveOptions(
     : resolved;
 }
 
+function assertCases(cases: unknown): void {
+  if (!Array.isArray(cases) || cases.some((id) => typeof id !== 'string' || id === '')) {
+    throw new OptionsError('gz-bench option "cases" (GZ_BENCH_CASES) must list case ids or globs');
+  }
+}
+
 /** The two agents of `checkSuite`: the no-op, and the one each case's solution plays (see run-trial.ts). */
 const ORACLE_AGENT_DEFINITIONS = [
   { name: ORACLE_AGENTS.noOp, cmd: NO_OP_COMMAND },
@@ -123,6 +131,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   };
   const agents = value('GZ_BENCH_AGENTS');
   if (agents !== undefined) options.agentFilter = splitList(agents);
+  const cases = value('GZ_BENCH_CASES');
+  if (cases !== undefined) options.cases = splitList(cases);
   const trials = value('GZ_BENCH_TRIALS');
   if (trials !== undefined) options.trials = parseNumber('GZ_BENCH_TRIALS', trials);
   const passRule = value('GZ_BENCH_PASS_RULE');

@@ -16,6 +16,7 @@ import {
 } from '@gz-bench/core/run';
 import type { SlotAddress, WorkerOptions } from '../shared/options.js';
 import { agentPoolKey } from '../shared/slot-protocol.js';
+import { withUserEnv } from '../shared/user-env.js';
 import { CaseBudgetError, runWithinBudget } from './case-budget.js';
 import { cutShortByCancel } from './interrupted-trial.js';
 import { acquireSlot, RunCancelledError } from './slot-client.js';
@@ -81,6 +82,7 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           keep: options.keep,
           signal: controller.signal,
           suiteDir: dirname(plan.file),
+          env: harnessEnv(options),
           allowEnv: options.allowEnv,
           allowSecrets: options.allowSecrets,
           sandbox: plan.sandbox,
@@ -113,6 +115,18 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+const harnessEnvs = new WeakMap<WorkerOptions, NodeJS.ProcessEnv>();
+
+/** The environment cases draw from: the worker's, with the user's values where Vite and Vitest set theirs. */
+function harnessEnv(options: WorkerOptions): NodeJS.ProcessEnv {
+  let env = harnessEnvs.get(options);
+  if (env === undefined) {
+    env = withUserEnv(process.env, options.userEnv);
+    harnessEnvs.set(options, env);
+  }
+  return env;
 }
 
 /** The run's budget of each trial, when it sets one. */

@@ -30,6 +30,11 @@ export interface GzBenchOptions {
    * `GZ_BENCH_AGENTS` (comma-separated). @default every agent
    */
   agentFilter?: string[];
+  /**
+   * Run only these cases: exact ids (`fix-bug` runs no `fix-bug-2`; `(paren` is an id, never a
+   * pattern), or globs such as `fix-*`. Overridden by `GZ_BENCH_CASES` (comma-separated). @default every case
+   */
+  cases?: string[];
   /** Runs of each (agent, case), each in a fresh workspace. Overridden by `GZ_BENCH_TRIALS`. @default 1 */
   trials?: number;
   /** When a cell of several trials passes (see `PassRule`). Overridden by `GZ_BENCH_PASS_RULE`. @default 'majority' */
@@ -116,6 +121,8 @@ export interface ResolvedGzBenchOptions {
   cmd: string | undefined;
   /** The agents that run, in the order given, filtered; empty when the run has the one `cmd`. */
   agents: AgentDefinition[];
+  /** The cases that run (ids or globs); undefined: every case. */
+  cases: string[] | undefined;
   trials: number;
   passRule: PassRule;
   unsafe: boolean;
@@ -174,6 +181,11 @@ export type WorkerOptions = Pick<
    * with Vitest's `--bail`, so that a failure stops the run before the next case starts.
    */
   oneTestAtATime?: boolean;
+  /**
+   * The user's own values of the names Vite and Vitest set in workers (null: not set), which the
+   * cases' commands get instead of Vite's (node/user-env.ts).
+   */
+  userEnv?: Record<string, string | null>;
 };
 
 /** How workers reach the run's slot server. */
