@@ -10,8 +10,8 @@ const SETTINGS = {
 };
 
 /**
- * Gemini CLI headless (the prompt on stdin), its tools approved by `--yolo`; `stream-json` is the output that
- * carries its tool calls and their results (`json` holds only the final text and totals).
+ * Gemini CLI headless (the prompt on stdin), its tools approved by `--yolo`; `stream-json` is the
+ * output that carries its tool calls and their results (`json` holds only the final text and totals).
  */
 export const gemini: PresetSpec = {
   name: 'gemini',
