@@ -8,6 +8,7 @@ export { agentTrajectoryFormat } from './agents/trajectory/formats.js';
 export type { BaselineEntry } from './baseline/baseline-file.js';
 export { type BaselineJudgement, type CellJudgement, judgeCell } from './baseline/judge-cell.js';
 export { type AgentSettings, agentSettingsProblem } from './case/agent-settings.js';
+export type { Budget } from './case/budget.js';
 export {
   caseBudgetMs,
   caseTimeoutSec,

@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
 import type { UsageExtractor } from '../agents/definition.js';
 import { assembleTrajectory } from '../agents/trajectory/assemble.js';
 import { readAgentOutput } from '../agents/usage/extract-usage.js';
@@ -31,6 +32,7 @@ import { caseByteLimits, caseStepTimeoutsMs } from './case-limits.js';
 import { commandEnvs } from './command-env.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
 import { LeftoverSweep } from './leftover-sweep.js';
+import { liveBudget } from './live-budget.js';
 import { agentErrorOverCheck, outcomeOf, type TrialFailure } from './outcome.js';
 import { type PreparedWorkspace, prepareWorkspace } from './prepare-workspace.js';
 import { inlinePromptProblem, promptEnv } from './prompt-delivery.js';
@@ -102,6 +104,9 @@ export interface TrajectoryOptions {
  * Where the agent's stdout goes (in the case area, outside the workspace), and how its usage and
  * trajectory are read from it, in one pass; undefined when neither is asked for.
  */
+// Claude Code's and opencode's lines with usage are a few KiB; a tool result in a line may be long.
+const LIVE_LINE_BYTES = 8 * 1024 * 1024;
+
 function usageReader(
   options: Pick<RunCaseOptions, 'usage' | 'trajectory' | 'solution'>,
   prompt: string,
@@ -112,8 +117,13 @@ function usageReader(
   const trajectory = options.solution === undefined ? options.trajectory : undefined;
   if (options.usage === undefined && trajectory === undefined) return undefined;
   const maxBytes = maxOutputBytes ?? DEFAULT_USAGE_BYTES;
+  const { usage } = options;
   return {
     file: join(area.root, 'agent-stdout'),
+    ...(usage !== undefined && {
+      // One JSONL line at a time is all a live reading holds; a longer line is passed on unread.
+      watch: (sink: Writable, budget: Budget) => liveBudget(sink, usage, budget, Math.min(maxBytes, LIVE_LINE_BYTES)),
+    }),
     read: async (file) => {
       const read = await readAgentOutput(file, { usage: options.usage, trajectory: trajectory?.format }, { maxBytes });
       if (trajectory === undefined || read.stream === undefined) return { usage: read.usage };

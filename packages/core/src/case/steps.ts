@@ -21,6 +21,7 @@ import type { StepTimeoutsMs } from './case-limits.js';
 import { checkPhaseEnv } from './command-env.js';
 import type { CommandOptions, CommandRunner } from './command-runner.js';
 import { describeCommandFailure } from './describe-failure.js';
+import type { LiveBudget } from './live-budget.js';
 import { agentErrorOverCheck, type TrialFailure } from './outcome.js';
 
 /** Where the steps of a case run. */
@@ -63,6 +64,11 @@ export interface UsageReader {
   /** Outside the workspace, in the case area. */
   file: string;
   read(file: string): Promise<{ usage: Usage | undefined; trajectory?: Trajectory }>;
+  /**
+   * Watches the stdout on its way to `sink` against `budget` while the agent runs, for formats that
+   * report usage as they go (see live-budget.ts); undefined for the others.
+   */
+  watch?(sink: Writable, budget: Budget): LiveBudget | undefined;
 }
 
 // Of setup commands nothing of the output is reported, and of command checks the last 2000 characters
@@ -118,18 +124,31 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   await context.settleLeftovers();
 
   const stdout = context.usage === undefined ? undefined : await openStdoutFile(context.usage.file, logged.warnings);
+  const live =
+    stdout === undefined || context.budget === undefined ? undefined : context.usage?.watch?.(stdout, context.budget);
   const { result, log: agentLog } = await logged.run(context.command, 'agent', {
     ...(context.agentEnv !== undefined && { env: context.agentEnv }),
-    ...(stdout !== undefined && { stdoutLog: stdout }),
+    ...(stdout !== undefined && { stdoutLog: live?.stream ?? stdout }),
+    ...(live && { signal: live.signal }),
   });
   const reading = stdout === undefined ? undefined : await readUsage(context.usage, logged.warnings);
-  const usage = reading?.usage;
+  const stopped = live?.stopped();
+  // Stopped at its budget, the agent never printed its closing summary: its figures are those at the stop.
+  const usage = stopped === undefined ? reading?.usage : { ...reading?.usage, ...stopped.usage };
   if (reading?.trajectory) trajectory = await writeTrajectory(reading.trajectory, context.logs, logged.warnings);
   const agent: AgentRun = {
     ...toAgentRun(result),
     ...(agentLog !== undefined && { log: agentLog }),
     ...(usage !== undefined && { usage }),
   };
+  if (stopped !== undefined && !result.timedOut && result.spawnError === undefined) {
+    const message = `${stopped.reason}; it was stopped as its output reported it`;
+    return withLogs({
+      checkResults: notEvaluated(),
+      agent,
+      failure: { step: 'agent', message, outcome: 'overBudget' },
+    });
+  }
   if (result.spawnError !== undefined || result.timedOut || result.aborted || result.limitExceeded) {
     const failure = describeCommandFailure(result, context.timeouts.agent) ?? 'failed';
     const step = result.aborted ? 'harness' : 'agent';

@@ -81,6 +81,7 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
     unsafe: false,
     maxCostUsd: undefined,
     maxTokens: undefined,
+    maxTurns: undefined,
     markdown: false,
     include: runnable.map((file) => escapePath(relative(root, file).split(sep).join('/'))),
     timeout,

@@ -51,6 +51,7 @@ interface RunFlags {
   unsafe?: boolean;
   'max-cost-usd'?: string;
   'max-tokens'?: string;
+  'max-turns'?: string;
   markdown?: string;
   html?: string;
   'test-name-pattern'?: string;
@@ -79,6 +80,7 @@ export async function runCommand(args: string[]): Promise<number> {
     unsafe: { type: 'boolean' },
     'max-cost-usd': { type: 'string' },
     'max-tokens': { type: 'string' },
+    'max-turns': { type: 'string' },
     markdown: { type: 'string' },
     html: { type: 'string' },
     'test-name-pattern': { type: 'string', short: 't' },

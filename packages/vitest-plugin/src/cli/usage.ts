@@ -7,7 +7,7 @@ Usage:
                [--timeout n] [--concurrency n] [--json] [--keep]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
                [--logs DIR] [--markdown FILE] [--html FILE] [--unsafe]
-               [--max-cost-usd X] [--max-tokens N] [-u, --update]
+               [--max-cost-usd X] [--max-tokens N] [--max-turns N] [-u, --update]
                [--only-failed REPORT] [--retry-errors [n]]
   gz-bench check-suite <suite.json>... [--case ID]... [--timeout n] [--concurrency n]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
@@ -30,7 +30,8 @@ run       Run every case of the suites through Vitest and score it.
               of --cmd): NAME=TEMPLATE, or a preset: PRESET, PRESET:MODEL,
               NAME=PRESET[:MODEL] (claude-code, codex, gemini, qwen, opencode)
   --unsafe    let agents run that turn off their own approval prompts
-  --max-cost-usd, --max-tokens  end a trial whose agent reports more as over budget
+  --max-cost-usd, --max-tokens, --max-turns  end a trial whose agent reports more
+              as over budget (while it runs, for agents whose output reports usage as it goes)
   --trials    runs of each (agent, case), each in a fresh workspace (default 1)
   --pass-rule when a cell of several trials passes: majority (default), all,
               any, or a share such as 0.6 or 60%

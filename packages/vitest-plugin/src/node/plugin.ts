@@ -194,6 +194,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         passRule: options.passRule,
         maxCostUsd: options.maxCostUsd,
         maxTokens: options.maxTokens,
+        maxTurns: options.maxTurns,
         timeout: options.timeout,
         keep: options.keep,
         concurrency: options.concurrency,

@@ -33,6 +33,7 @@ const DEFAULTS: Omit<ResolvedGzBenchOptions, 'agents'> = {
   unsafe: false,
   maxCostUsd: undefined,
   maxTokens: undefined,
+  maxTurns: undefined,
   markdown: '.gz-bench/scoreboard.md',
   include: ['**/*.bench.json'],
   timeout: undefined,
@@ -79,6 +80,7 @@ export function resolveOptions(
   assertPassRule(merged.passRule);
   if (merged.maxCostUsd !== undefined) positiveAmount('maxCostUsd', merged.maxCostUsd);
   if (merged.maxTokens !== undefined) positiveInteger('maxTokens', merged.maxTokens);
+  if (merged.maxTurns !== undefined) positiveInteger('maxTurns', merged.maxTurns);
   if (merged.onlyFailed !== undefined && (typeof merged.onlyFailed !== 'string' || merged.onlyFailed.trim() === '')) {
     throw new OptionsError('gz-bench option "onlyFailed" must be the path of an earlier gz-bench report');
   }
@@ -143,6 +145,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   if (maxCost !== undefined) options.maxCostUsd = parseNumber('GZ_BENCH_MAX_COST_USD', maxCost);
   const maxTokens = value('GZ_BENCH_MAX_TOKENS');
   if (maxTokens !== undefined) options.maxTokens = parseNumber('GZ_BENCH_MAX_TOKENS', maxTokens);
+  const maxTurns = value('GZ_BENCH_MAX_TURNS');
+  if (maxTurns !== undefined) options.maxTurns = parseNumber('GZ_BENCH_MAX_TURNS', maxTurns);
   const markdown = value('GZ_BENCH_MARKDOWN');
   if (markdown !== undefined) options.markdown = /^(false|0|off|no)$/i.test(markdown) ? false : markdown;
   const cmd = value('GZ_BENCH_CMD');

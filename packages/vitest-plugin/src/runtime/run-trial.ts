@@ -3,6 +3,7 @@ import {
   type AgentDefinition,
   type AgentSettings,
   agentTrajectoryFormat,
+  type Budget,
   type Case,
   type CaseResult,
   caseBudgetMs,
@@ -130,11 +131,14 @@ function harnessEnv(options: WorkerOptions): NodeJS.ProcessEnv {
 }
 
 /** The run's budget of each trial, when it sets one. */
-function budgetOf(options: WorkerOptions): { maxCostUsd?: number; maxTokens?: number } | undefined {
-  if (options.maxCostUsd === undefined && options.maxTokens === undefined) return undefined;
+function budgetOf(options: WorkerOptions): Budget | undefined {
+  if (options.maxCostUsd === undefined && options.maxTokens === undefined && options.maxTurns === undefined) {
+    return undefined;
+  }
   return {
     ...(options.maxCostUsd !== undefined && { maxCostUsd: options.maxCostUsd }),
     ...(options.maxTokens !== undefined && { maxTokens: options.maxTokens }),
+    ...(options.maxTurns !== undefined && { maxTurns: options.maxTurns }),
   };
 }
 

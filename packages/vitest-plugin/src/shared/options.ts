@@ -49,6 +49,8 @@ export interface GzBenchOptions {
   maxCostUsd?: number;
   /** Ends a trial whose agent reports more tokens (input and output) than this (`overBudget`). Overridden by `GZ_BENCH_MAX_TOKENS`. */
   maxTokens?: number;
+  /** Ends a trial whose agent reports more model replies (turns) than this (`overBudget`). Overridden by `GZ_BENCH_MAX_TURNS`. */
+  maxTurns?: number;
   /**
    * Path of the Markdown scoreboard, relative to the Vitest root (also appended to
    * `$GITHUB_STEP_SUMMARY` when that is set); `false` writes none. Overridden by `GZ_BENCH_MARKDOWN`.
@@ -128,6 +130,7 @@ export interface ResolvedGzBenchOptions {
   unsafe: boolean;
   maxCostUsd: number | undefined;
   maxTokens: number | undefined;
+  maxTurns: number | undefined;
   markdown: string | false;
   include: string[];
   timeout: number | undefined;
@@ -156,6 +159,7 @@ export type WorkerOptions = Pick<
   | 'passRule'
   | 'maxCostUsd'
   | 'maxTokens'
+  | 'maxTurns'
   | 'timeout'
   | 'keep'
   | 'concurrency'

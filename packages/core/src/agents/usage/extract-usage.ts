@@ -89,7 +89,8 @@ export async function readAgentOutput(
   return { usage, ...(builder && { stream: builder.finish() }) };
 }
 
-function recordExtractor(extractor: Exclude<UsageExtractor, { regex: string }>): RecordExtractor {
+/** How a format of records (built-in or declared) is read: its source and its usage reducer. */
+export function recordExtractor(extractor: Exclude<UsageExtractor, { regex: string }>): RecordExtractor {
   if ('json' in extractor) return jsonExtractor(extractor.json);
   if ('jsonl' in extractor) return jsonlExtractor(extractor.jsonl, extractor.sum === true);
   const builtin = Object.hasOwn(BUILTIN_EXTRACTORS, extractor.builtin)
