@@ -159,7 +159,7 @@ describe('resolveOptions', () => {
     [
       { agents: { mine: { cmd: 'my-agent', trajectory: 'claude' } } },
       {},
-      'gz-bench agent "mine": "trajectory": unknown stream format "claude" (did you mean claude-code?); the formats are claude-code, codex, qwen',
+      'gz-bench agent "mine": "trajectory": unknown stream format "claude" (did you mean claude-code?); the formats are claude-code, codex, gemini, qwen, opencode',
     ],
     [{ include: [] }, {}, 'gz-bench option "include" must name at least one non-empty glob'],
     [{ cmd: '  ' }, {}, 'gz-bench option "cmd" must be a non-empty command template'],
