@@ -63,7 +63,7 @@ describe('gz-bench doctor', () => {
       'claude-code  ready',
       `  program  ${join(REPO_ROOT, 'node_modules', '.bin', 'claude')} (node_modules/.bin)`,
       `  version  ${pinned['@anthropic-ai/claude-code']} (Claude Code)`,
-      '  command  claude -p --output-format stream-json --verbose --dangerously-skip-permissions -- {{prompt}}',
+      '  command  claude -p --output-format stream-json --verbose --dangerously-skip-permissions < {{promptFile}}',
       '  unsafe   --dangerously-skip-permissions: turns its approval prompts off (runs with --unsafe only)',
       '  env      ANTHROPIC_* (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL set), CLAUDE_CODE_OAUTH_TOKEN not set, CLAUDE_CODE_USE_BEDROCK not set, CLAUDE_CODE_USE_VERTEX not set',
       '  login    ~/.claude/.credentials.json not found, ~/.claude.json not found',
@@ -95,13 +95,13 @@ describe('gz-bench doctor', () => {
       expect(result.exitCode, String(result.stdout)).toBe(0);
       const stdout = String(result.stdout);
       expect(block(stdout, 'claude-code:opus')).toContain(
-        '  command  claude -p --output-format stream-json --verbose --dangerously-skip-permissions --model opus -- {{prompt}}\n',
+        '  command  claude -p --output-format stream-json --verbose --dangerously-skip-permissions --model opus < {{promptFile}}\n',
       );
       expect(block(stdout, 'claude-code:opus')).toContain(
         '  login    ~/.claude/.credentials.json found, ~/.claude.json not found',
       );
       expect(block(stdout, 'fast')).toMatch(/^fast {2}ready\n/);
-      expect(block(stdout, 'fast')).toContain('--model gpt-5-codex -- {{prompt}}');
+      expect(block(stdout, 'fast')).toContain('--model gpt-5-codex - < {{promptFile}}');
       expect(stdout.trimEnd().split('\n').at(-1)).toBe('2 agents: 2 ready, 0 not ready');
     } finally {
       await rm(loggedIn, { recursive: true, force: true });

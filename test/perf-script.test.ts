@@ -26,6 +26,8 @@ const ROW_IDS = [
   '4.2',
   '5.1',
   '5.2',
+  '6.1',
+  '6.2',
 ];
 const RESULTS = ['met', 'MISSED', 'info', 'n/a'];
 

@@ -13,6 +13,7 @@ import { watchOthers } from './others-load.mjs';
 import { overheadRows } from './overhead.mjs';
 import { renderDocument, renderTable } from './render.mjs';
 import { measuredEnv, runGzBench } from './spawn.mjs';
+import { viewerRows } from './viewer.mjs';
 import { vitestStartupRows } from './vitest-startup.mjs';
 import { createWorkRoot, leftoverProcesses } from './workroot.mjs';
 
@@ -46,6 +47,7 @@ try {
     3: () => fixtureRows(context),
     4: () => memoryRows(context),
     5: () => loadingRows(context),
+    6: () => viewerRows(context),
   };
   const rows = [];
   for (const group of options.only) rows.push(...(await groups[group]()));

@@ -47,3 +47,35 @@ export function shortScript(workspace: string, write: WriteCall, servedModel: st
     ],
   };
 }
+
+/** A tool call of the agent's own that runs `command` in its shell. */
+export type ShellCall = (command: string) => { name: string; arguments: Record<string, unknown> };
+
+/** The commands of the shell conversation, in order: the second one fails (exit 1). */
+export const SHELL_COMMANDS = ["printf 'hi\\n' > hello.txt", 'cat missing.txt', 'wc -c hello.txt'] as const;
+
+/** What the shell conversation ends with. */
+export const SHELL_FINAL_TEXT = 'Done: hello.txt holds hi.';
+
+/** The usage the endpoint reports for each reply of the shell conversation. */
+export const SHELL_USAGE: readonly ReplyUsage[] = [
+  { input: 1200, output: 30 },
+  { input: 1300, output: 31, cachedInput: 200 },
+  { input: 1400, output: 32 },
+  { input: 1500, output: 33 },
+];
+
+/** The shell conversation: three commands through the agent's shell tool, then a final text. */
+export function shellScript(shell: ShellCall, servedModel: string): ModelScript {
+  const steps: Reply[] = SHELL_COMMANDS.map((command, i) => ({
+    kind: 'tool',
+    ...shell(command),
+    usage: SHELL_USAGE[i] ?? { input: 0, output: 0 },
+  }));
+  steps.push({
+    kind: 'text',
+    text: SHELL_FINAL_TEXT,
+    usage: SHELL_USAGE[SHELL_COMMANDS.length] ?? { input: 0, output: 0 },
+  });
+  return { steps, servedModel };
+}

@@ -116,6 +116,8 @@ function expectTwoPassedTrials(
   ).toEqual([1, 2].map((trial) => ({ id: 'hello', agentName, trial, outcome: 'passed', sandbox })));
   for (const row of report.results) {
     expect(row.agent?.usage).toEqual(usage);
+    // Its one shell command is the trajectory's one tool call, read in the preset's own format.
+    expect(row.trajectory).toMatchObject({ format: row.agentName?.split(':')[0], toolCalls: 1 });
     // The model that served is the one asked for (a dated name of it): nothing to warn about but the
     // CLI's login, which this empty HOME does not hold (the endpoint's key stands in for it).
     const warnings = (row.warnings ?? []).filter((warning) => !/^the agent's login \S+ was not copied: /.test(warning));

@@ -301,6 +301,68 @@ for (const lane of LANES) {
       ]);
     });
 
+    it("puts each trial's outcome and agent.log on its test as annotations, copied to attachmentsDir", async () => {
+      // A reporter of Vitest's public API writes every test's annotations to a file: Vitest 4 and 5
+      // alike copy a path attachment into their attachmentsDir and name the copy.
+      const dir = join(installed.project, 'annotated');
+      await mkdir(join(dir, 'bench'), { recursive: true });
+      await writeFile(
+        join(dir, 'annotations-reporter.mjs'),
+        [
+          "import { writeFileSync } from 'node:fs';",
+          'const seen = {};',
+          'export default class {',
+          '  onTestCaseResult(testCase) { seen[testCase.name] = testCase.annotations(); }',
+          "  onTestRunEnd() { writeFileSync('annotations.json', JSON.stringify(seen)); }",
+          '}',
+          '',
+        ].join('\n'),
+      );
+      const suite = {
+        name: 'annotated',
+        cases: [
+          { id: 'says-hi', prompt: 'hi', checks: [{ kind: 'outputMatches', pattern: '^hi$', flags: 'm' }] },
+          { id: 'says-no', prompt: 'no', checks: [{ kind: 'outputMatches', pattern: '^yes$', flags: 'm' }] },
+        ],
+      };
+      await writeFile(join(dir, 'bench/a.bench.json'), JSON.stringify(suite));
+      await writeFile(
+        join(dir, 'vitest.config.ts'),
+        [
+          "import { gzBench } from '@gz-bench/vitest-plugin';",
+          "import { defineConfig } from 'vitest/config';",
+          `export default defineConfig({ plugins: [gzBench({ cmd: 'echo {{prompt}}' })] });`,
+          '',
+        ].join('\n'),
+      );
+      const annotated = await run(
+        'npx',
+        ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=./annotations-reporter.mjs'],
+        { ...options(), cwd: dir },
+      );
+      expect(annotated.exitCode, describeResult(annotated)).toBe(1);
+      const seen = JSON.parse(await readFile(join(dir, 'annotations.json'), 'utf8')) as Record<
+        string,
+        Array<{ type: string; message: string; attachment?: { path?: string; contentType?: string } }>
+      >;
+      const attachmentsDir = join(dir, lane.vitest.startsWith('4.') ? '.vitest-attachments' : '.vitest/attachments');
+      for (const [id, word, outcome] of [
+        ['says-hi', 'hi', 'passed'],
+        ['says-no', 'no', 'failed: output does not match /^yes$/m'],
+      ] as const) {
+        const annotations = seen[id] ?? [];
+        expect(annotations.map((a) => `${a.type}: ${a.message}`).slice(0, 3), JSON.stringify(seen)).toEqual([
+          `gz-bench.outcome: ${outcome.split(':')[0]}`,
+          `gz-bench.trial: ${outcome}`,
+          'gz-bench.log: agent log',
+        ]);
+        const copy = annotations[2]?.attachment?.path ?? '';
+        expect(dirname(copy)).toBe(attachmentsDir);
+        expect(annotations[2]?.attachment?.contentType).toBe('text/plain');
+        expect(await readFile(copy, 'utf8')).toMatch(new RegExp(`^${word}$`, 'm'));
+      }
+    });
+
     it('imports with plain Node: no TypeScript-only runtime needs', async () => {
       const core = await runOk(
         'node',

@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AgentDefinition } from '../../packages/core/src/agents/definition.js';
+import { promptEnv } from '../../packages/core/src/case/prompt-delivery.js';
 import { renderTemplate } from '../../packages/core/src/template/render-template.js';
 import { type ModelEndpoint, type ModelScript, startModelEndpoint } from './model-endpoint/index.js';
 import { reachableCheckout } from './other-user.js';
@@ -145,8 +146,8 @@ async function runIn(
     LANG: 'C.UTF-8',
     ...options.definition.env,
     ...options.endpointEnv(endpoint.origin),
-    GZ_BENCH_PROMPT: options.prompt,
-    GZ_BENCH_PROMPT_FILE: promptFile,
+    // As gz-bench sets them: the text only where it fits in one variable.
+    ...promptEnv(options.prompt, promptFile),
     GZ_BENCH_DIR: workspace,
   };
   const [program = 'unshare', ...prefix] = netnsPrefix(user);

@@ -15,4 +15,5 @@ export * from './resume/index.js';
 export * from './stats/index.js';
 export * from './suite/index.js';
 export * from './template/index.js';
+export * from './view/index.js';
 export * from './workspace/index.js';

@@ -4,10 +4,18 @@
 // its first case can.
 
 export type { AgentDefinition } from './agents/definition.js';
+export { agentTrajectoryFormat } from './agents/trajectory/formats.js';
 export type { BaselineEntry } from './baseline/baseline-file.js';
 export { type BaselineJudgement, type CellJudgement, judgeCell } from './baseline/judge-cell.js';
 export { type AgentSettings, agentSettingsProblem } from './case/agent-settings.js';
-export { caseBudgetMs, caseTimeoutSec, type RunCaseOptions, runCase } from './case/run-case.js';
+export type { Budget } from './case/budget.js';
+export {
+  caseBudgetMs,
+  caseTimeoutSec,
+  type RunCaseOptions,
+  runCase,
+  type TrajectoryOptions,
+} from './case/run-case.js';
 export { warmUpCommandLaunch } from './case/warm-up.js';
 export { NO_OP_COMMAND } from './integrity/oracle.js';
 export { noOpVerdict, ORACLE_AGENTS } from './integrity/oracle-verdict.js';

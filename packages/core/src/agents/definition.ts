@@ -58,6 +58,12 @@ export interface AgentDefinition {
   loginOptional?: boolean;
   /** How its usage is read from its stdout. */
   usage?: UsageExtractor;
+  /**
+   * The stream format its stdout's steps are read in, for its trajectory (`claude-code`, `codex`,
+   * `qwen`, …), or `false` for none. Default: its built-in usage extractor's name, where that
+   * format has steps.
+   */
+  trajectory?: string | false;
   /** At most this many of its trials run at once (providers rate-limit), within the run's own limit. */
   concurrency?: number;
 }

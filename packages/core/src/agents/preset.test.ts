@@ -5,14 +5,14 @@ import { PRESET_NAMES, preset } from './preset.js';
 describe('preset', () => {
   it('runs each CLI headless, in its JSON output mode, approvals off, the prompt last', () => {
     expect(Object.fromEntries(PRESET_NAMES.map((name) => [name, preset(name).cmd]))).toEqual({
-      'claude-code': 'claude -p --output-format stream-json --verbose --dangerously-skip-permissions -- {{prompt}}',
+      'claude-code': 'claude -p --output-format stream-json --verbose --dangerously-skip-permissions < {{promptFile}}',
       codex:
         'codex exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox ' +
         // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a JS template.
-        '${OPENAI_BASE_URL:+-c model_provider=gz-bench -c "model_providers.gz-bench.base_url=$OPENAI_BASE_URL"} -- {{prompt}}',
-      gemini: 'gemini --output-format json --yolo --prompt={{prompt}}',
-      qwen: 'qwen --output-format json --yolo --prompt={{prompt}}',
-      opencode: 'opencode run --format json --auto -- {{prompt}}',
+        '${OPENAI_BASE_URL:+-c model_provider=gz-bench -c "model_providers.gz-bench.base_url=$OPENAI_BASE_URL"} - < {{promptFile}}',
+      gemini: 'gemini --output-format stream-json --yolo < {{promptFile}}',
+      qwen: 'qwen --output-format json --yolo < {{promptFile}}',
+      opencode: 'opencode run --format json --auto < {{promptFile}}',
     });
     for (const name of PRESET_NAMES) assertValidTemplate(preset(name).cmd);
   });
@@ -25,11 +25,11 @@ describe('preset', () => {
     });
     expect(agent).toMatchObject({ name: 'claude-code:opus', model: 'opus', preset: 'claude-code' });
     expect(agent.cmd).toBe(
-      "'/opt/my tools/claude' -p --output-format stream-json --verbose --dangerously-skip-permissions --model opus --max-turns 5 'it'\\''s' -- {{prompt}}",
+      "'/opt/my tools/claude' -p --output-format stream-json --verbose --dangerously-skip-permissions --model opus --max-turns 5 'it'\\''s' < {{promptFile}}",
     );
     expect(preset('gemini', { model: 'gemini-2.5-flash', name: 'flash' })).toMatchObject({
       name: 'flash',
-      cmd: 'gemini --output-format json --yolo --model gemini-2.5-flash --prompt={{prompt}}',
+      cmd: 'gemini --output-format stream-json --yolo --model gemini-2.5-flash < {{promptFile}}',
     });
   });
 

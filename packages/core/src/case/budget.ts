@@ -6,6 +6,8 @@ export interface Budget {
   maxCostUsd?: number;
   /** Input and output tokens together. */
   maxTokens?: number;
+  /** Model replies (turns), where the agent reports them. */
+  maxTurns?: number;
 }
 
 /**
@@ -23,6 +25,9 @@ export function budgetExceeded(usage: Usage, budget: Budget | undefined): string
       : (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
   if (budget.maxTokens !== undefined && tokens !== undefined && tokens > budget.maxTokens) {
     return `the agent reported ${tokens} tokens, over the budget of ${budget.maxTokens} (maxTokens)`;
+  }
+  if (budget.maxTurns !== undefined && usage.turns !== undefined && usage.turns > budget.maxTurns) {
+    return `the agent reported ${usage.turns} turns, over the budget of ${budget.maxTurns} (maxTurns)`;
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import { ownedEnvReason } from '../env/env-names.js';
 import type { Case } from '../suite/schema.js';
 import { agentGitEnv } from '../workspace/agent-git.js';
+import type { CheckDirs } from '../workspace/check-dirs.js';
 import { gitSafeEnv } from '../workspace/git-baseline.js';
 import { caseEnv } from './agent-env.js';
 import type { AgentSettings } from './agent-settings.js';
@@ -51,4 +52,22 @@ export function commandEnvs(input: CommandEnvInput): CommandEnvs {
   const agentAllowEnv = [...shared, ...(input.agent?.allowEnv ?? [])];
   const agent = { ...agentGitEnv(caseEnv({ ...base, allowEnv: agentAllowEnv })), ...agentOwn, ...input.own };
   return { steps, agent };
+}
+
+/** The variable that names the agent's HOME to the checks, which run with one of their own. */
+export const AGENT_HOME_ENV = 'GZ_BENCH_AGENT_HOME';
+
+/**
+ * The checks' environment: that of setup, with the checks' own HOME and temp dir (TMPDIR, TMP, TEMP),
+ * and the agent's HOME named in `AGENT_HOME_ENV` for a check that inspects what the agent left there.
+ */
+export function checkPhaseEnv(env: Readonly<Record<string, string>>, dirs: CheckDirs): Record<string, string> {
+  return {
+    ...env,
+    ...(env.HOME !== undefined && { [AGENT_HOME_ENV]: env.HOME }),
+    HOME: dirs.home,
+    TMPDIR: dirs.tmp,
+    TMP: dirs.tmp,
+    TEMP: dirs.tmp,
+  };
 }

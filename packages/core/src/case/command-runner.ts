@@ -20,6 +20,8 @@ export interface CommandOptions {
   stdoutLog?: Writable;
   /** This command's bound instead of the case's (setup's and checks' may differ). @default the rules' `timeoutMs` */
   timeoutMs?: number;
+  /** Ends this command (its whole process tree) when aborted, beside the case's own signal. */
+  signal?: AbortSignal;
 }
 
 /** The rules every command of a case runs under. */
@@ -46,6 +48,7 @@ export function createCommandRunner(rules: CommandRules): CommandRunner {
   const launcher = argv.length > 0 ? { argv, infoFd, init } : undefined;
   return async (line, options = {}) => {
     rules.leftovers.commandRan();
+    const signal = signalOf(rules.signal, options.signal);
     return runProcess({
       command: line,
       cwd: rules.area.workspace,
@@ -54,11 +57,16 @@ export function createCommandRunner(rules: CommandRules): CommandRunner {
       ...(launcher && { sandbox: launcher }),
       ...(rules.limits.output !== undefined && { maxOutputBytes: rules.limits.output }),
       ...(rules.limits.disk !== undefined && { maxDiskBytes: { path: rules.area.root, limit: rules.limits.disk } }),
-      ...(rules.signal && { signal: rules.signal }),
+      ...(signal && { signal }),
       ...(rules.killGraceMs !== undefined && { killGraceMs: rules.killGraceMs }),
       ...(options.log && { log: options.log }),
       ...(options.stdoutLog && { stdoutLog: options.stdoutLog }),
       ...(options.outputLimitBytes !== undefined && { outputLimitBytes: options.outputLimitBytes }),
     });
   };
+}
+
+function signalOf(rules: AbortSignal | undefined, own: AbortSignal | undefined): AbortSignal | undefined {
+  if (rules === undefined || own === undefined) return rules ?? own;
+  return AbortSignal.any([rules, own]);
 }

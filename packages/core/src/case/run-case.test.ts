@@ -202,7 +202,15 @@ describe('runCase', () => {
     expect(dirname(dirname(workspace))).toBe(outside);
     expect(await readFile(join(workspace, 'file.txt'), 'utf8')).toBe('kept\n');
     // Marked kept, a later run's clean-up of stale areas leaves it alone.
-    expect((await readdir(dirname(workspace))).sort()).toEqual(['home', 'kept.json', 'prompt.txt', 'tmp', 'workspace']);
+    expect((await readdir(dirname(workspace))).sort()).toEqual([
+      'check-home',
+      'check-tmp',
+      'home',
+      'kept.json',
+      'prompt.txt',
+      'tmp',
+      'workspace',
+    ]);
   });
 
   it('ends the agent when the signal aborts, and says the run was interrupted', async () => {

@@ -1,7 +1,9 @@
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
 import type { UsageExtractor } from '../agents/definition.js';
-import { extractUsage } from '../agents/usage/extract-usage.js';
+import { assembleTrajectory } from '../agents/trajectory/assemble.js';
+import { readAgentOutput } from '../agents/usage/extract-usage.js';
 import { resolveChanges } from '../changes/settings.js';
 import { changesFence, type SnapshotPlan } from '../changes/snapshot.js';
 import { type FamilyCase, startFamilyCase } from '../families/family-case.js';
@@ -32,6 +34,7 @@ import { caseByteLimits, caseStepTimeoutsMs } from './case-limits.js';
 import { commandEnvs } from './command-env.js';
 import { type CommandRunner, createCommandRunner } from './command-runner.js';
 import { LeftoverSweep } from './leftover-sweep.js';
+import { liveBudget } from './live-budget.js';
 import { agentErrorOverCheck, outcomeOf, type TrialFailure } from './outcome.js';
 import { type PreparedWorkspace, prepareWorkspace } from './prepare-workspace.js';
 import { inlinePromptProblem, promptEnv } from './prompt-delivery.js';
@@ -80,6 +83,8 @@ export interface RunCaseOptions {
   usage?: UsageExtractor;
   /** What the agent may report spending before its trial ends as `overBudget` (needs `usage`). */
   budget?: Budget;
+  /** Reads the agent's steps from its stdout in this format into `trajectory.json`; none without it. */
+  trajectory?: TrajectoryOptions;
   /**
    * Runs these solution lines as the agent instead of `cmd` (see `solutionCommand`): the oracle run
    * of `gz-bench check-suite`.
@@ -90,10 +95,47 @@ export interface RunCaseOptions {
 // A single JSON document is parsed whole, so it must fit in memory: the case's maxOutputMB, or this.
 const DEFAULT_USAGE_BYTES = 256 * 1024 * 1024;
 
-/** Where the agent's stdout goes (in the case area, outside the workspace), and how its usage is read. */
-function usageReader(extractor: UsageExtractor, area: CaseArea, maxOutputBytes: number | undefined): UsageReader {
+/** What a trial's trajectory is read as: the stream format, and the agent it names. */
+export interface TrajectoryOptions {
+  /** A stream format's name (see TRAJECTORY_FORMAT_NAMES). */
+  format: string;
+  agent: { name: string; preset?: string; model?: string };
+}
+
+/**
+ * Where the agent's stdout goes (in the case area, outside the workspace), and how its usage and
+ * trajectory are read from it, in one pass; undefined when neither is asked for.
+ */
+// Claude Code's and opencode's lines with usage are a few KiB; a tool result in a line may be long.
+const LIVE_LINE_BYTES = 8 * 1024 * 1024;
+
+function usageReader(
+  options: Pick<RunCaseOptions, 'usage' | 'trajectory' | 'solution'>,
+  prompt: string,
+  area: CaseArea,
+  maxOutputBytes: number | undefined,
+): UsageReader | undefined {
+  // The oracle's solution lines print no agent's stream.
+  const trajectory = options.solution === undefined ? options.trajectory : undefined;
+  if (options.usage === undefined && trajectory === undefined) return undefined;
   const maxBytes = maxOutputBytes ?? DEFAULT_USAGE_BYTES;
-  return { file: join(area.root, 'agent-stdout'), read: (file) => extractUsage(file, extractor, { maxBytes }) };
+  const { usage } = options;
+  return {
+    file: join(area.root, 'agent-stdout'),
+    ...(usage !== undefined && {
+      // One JSONL line at a time is all a live reading holds; a longer line is passed on unread.
+      watch: (sink: Writable, budget: Budget) => liveBudget(sink, usage, budget, Math.min(maxBytes, LIVE_LINE_BYTES)),
+    }),
+    read: async (file) => {
+      const read = await readAgentOutput(file, { usage: options.usage, trajectory: trajectory?.format }, { maxBytes });
+      if (trajectory === undefined || read.stream === undefined) return { usage: read.usage };
+      const { format, agent } = trajectory;
+      return {
+        usage: read.usage,
+        trajectory: assembleTrajectory({ format, stream: read.stream, prompt, usage: read.usage, agent }),
+      };
+    },
+  };
 }
 
 /** The variable that tells a case's commands which trial of its cell they run in. */
@@ -297,11 +339,10 @@ async function runPrepared(
     logs,
     settleLeftovers: () => leftovers.settle(),
     // Checks alone learn where the verifiers are: the directory does not exist before them.
-    ...(verify !== undefined && {
-      verify: { source: verify, checkEnv: { ...env, [VERIFY_DIR_ENV]: verifyDirOf(area) } },
-    }),
+    ...(verify !== undefined && { verify: { source: verify } }),
+    checkEnv: verify === undefined ? env : { ...env, [VERIFY_DIR_ENV]: verifyDirOf(area) },
     ...(options.signal && { signal: options.signal }),
-    ...(options.usage && { usage: usageReader(options.usage, area, caseByteLimits(testCase).output) }),
+    usage: usageReader(options, testCase.prompt, area, caseByteLimits(testCase).output),
     ...(options.budget && { budget: options.budget }),
     ...(changes && { changes }),
   });
@@ -319,6 +360,7 @@ async function runPrepared(
     ...(outcome.tampered && { tampered: outcome.tampered }),
     ...(outcome.setupLogs && { setupLogs: outcome.setupLogs }),
     ...(outcome.agent && { agent: outcome.agent }),
+    ...(outcome.trajectory && { trajectory: outcome.trajectory }),
     sandbox: sandbox.kind,
     ...(prepared.skipped.length > 0 && { fixtureSkipped: prepared.skipped }),
     ...(warnings.length > 0 && { warnings }),

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs/promises';
 import type { Writable } from 'node:stream';
+import { summarizeTrajectory } from '../agents/trajectory/assemble.js';
+import type { Trajectory, TrajectorySummary } from '../agents/trajectory/types.js';
 import { recordChanges } from '../changes/record.js';
 import { type SnapshotPlan, takeSnapshot, type WorkspaceSnapshot } from '../changes/snapshot.js';
 import type { WorkspaceChanges } from '../changes/types.js';
@@ -16,10 +18,13 @@ import type { AgentRun, Usage } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { renderCheckCommand } from '../template/render-template.js';
 import { assertWorkspaceIntact, type CaseArea } from '../workspace/case-area.js';
+import { type CheckDirs, createCheckDirs } from '../workspace/check-dirs.js';
 import { type Budget, budgetExceeded } from './budget.js';
 import type { StepTimeoutsMs } from './case-limits.js';
+import { checkPhaseEnv } from './command-env.js';
 import type { CommandOptions, CommandRunner } from './command-runner.js';
 import { describeCommandFailure } from './describe-failure.js';
+import type { LiveBudget } from './live-budget.js';
 import { agentErrorOverCheck, type TrialFailure } from './outcome.js';
 
 /** Where the steps of a case run. */
@@ -35,8 +40,13 @@ export interface StepContext {
   allowSecrets: boolean;
   /** The fixture's verifier directory (posix, relative), which the workspace never got. */
   hidden?: string;
-  /** The hidden verifiers to put in place after the agent, and the checks' environment that names them. */
-  verify?: { source: string; checkEnv: Record<string, string> };
+  /** The hidden verifiers to put in place after the agent. */
+  verify?: { source: string };
+  /**
+   * The environment the checks start from (that of setup, with `{{verify}}`'s variable where the case
+   * has verifiers): `checkPhaseEnv` gives them a HOME and temp dir of their own over it.
+   */
+  checkEnv: Record<string, string>;
   run: CommandRunner;
   /** The agent command's environment, where it differs from that of setup and checks. */
   agentEnv?: Record<string, string>;
@@ -54,11 +64,16 @@ export interface StepContext {
   changes?: SnapshotPlan | undefined;
 }
 
-/** Reads an agent's usage from the file that holds its whole stdout. */
+/** Reads an agent's usage and its trajectory from the file that holds its whole stdout. */
 export interface UsageReader {
   /** Outside the workspace, in the case area. */
   file: string;
-  read(file: string): Promise<Usage | undefined>;
+  read(file: string): Promise<{ usage: Usage | undefined; trajectory?: Trajectory }>;
+  /**
+   * Watches the stdout on its way to `sink` against `budget` while the agent runs, for formats that
+   * report usage as they go (see live-budget.ts); undefined for the others.
+   */
+  watch?(sink: Writable, budget: Budget): LiveBudget | undefined;
 }
 
 // Of setup commands nothing of the output is reported, and of command checks the last 2000 characters
@@ -72,6 +87,8 @@ export interface StepsOutcome {
   /** The logs of the setup commands that ran, as the report names them. */
   setupLogs?: string[];
   agent?: AgentRun;
+  /** The agent's trajectory, where its format is known (its steps are in `trajectory.file`). */
+  trajectory?: TrajectorySummary;
   /** What the agent changed in the workspace, when it ran and its workspace was compared. */
   changes?: WorkspaceChanges;
   tampered?: string[];
@@ -86,8 +103,12 @@ export interface StepsOutcome {
  */
 export async function runSteps(testCase: Case, context: StepContext): Promise<StepsOutcome> {
   const logged = new LoggedRunner(context);
+  let trajectory: TrajectorySummary | undefined;
+  let changes: WorkspaceChanges | undefined;
   const withLogs = (outcome: StepsOutcome): StepsOutcome => ({
     ...outcome,
+    ...(trajectory && { trajectory }),
+    ...(changes && { changes }),
     ...(logged.setupLogs.length > 0 && { setupLogs: logged.setupLogs }),
     ...(logged.warnings.length > 0 && { warnings: logged.warnings }),
   });
@@ -113,11 +134,18 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   const snapshot = await snapshotWorkspace(context, logged.warnings);
 
   const stdout = context.usage === undefined ? undefined : await openStdoutFile(context.usage.file, logged.warnings);
+  const live =
+    stdout === undefined || context.budget === undefined ? undefined : context.usage?.watch?.(stdout, context.budget);
   const { result, log: agentLog } = await logged.run(context.command, 'agent', {
     ...(context.agentEnv !== undefined && { env: context.agentEnv }),
-    ...(stdout !== undefined && { stdoutLog: stdout }),
+    ...(stdout !== undefined && { stdoutLog: live?.stream ?? stdout }),
+    ...(live && { signal: live.signal }),
   });
-  const usage = stdout === undefined ? undefined : await readUsage(context.usage, logged.warnings);
+  const reading = stdout === undefined ? undefined : await readUsage(context.usage, logged.warnings);
+  const stopped = live?.stopped();
+  // Stopped at its budget, the agent never printed its closing summary: its figures are those at the stop.
+  const usage = stopped === undefined ? reading?.usage : { ...reading?.usage, ...stopped.usage };
+  if (reading?.trajectory) trajectory = await writeTrajectory(reading.trajectory, context.logs, logged.warnings);
   const agent: AgentRun = {
     ...toAgentRun(result),
     ...(agentLog !== undefined && { log: agentLog }),
@@ -125,24 +153,30 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   };
   // What the agent changed, once nothing of it runs any more and before protected paths are restored:
   // as the agent left them. Also of an agent that timed out or went over budget; not of one that
-  // never started, nor of a run the harness stopped.
-  const ran = result.spawnError === undefined && !result.aborted;
+  // never started, nor of a run the harness stopped (a budget's stop is the agent's own doing).
+  const ran =
+    result.spawnError === undefined && context.signal?.aborted !== true && (!result.aborted || stopped !== undefined);
   if (ran) await context.settleLeftovers();
   const broken = ran ? await assertWorkspaceIntact(context.area) : undefined;
-  const changes =
-    snapshot !== undefined && ran && broken === undefined
-      ? await compareChanges(snapshot, context, logged.warnings)
-      : undefined;
-  const withChanges = (outcome: StepsOutcome): StepsOutcome =>
-    withLogs(changes === undefined ? outcome : { ...outcome, changes });
+  if (snapshot !== undefined && ran && broken === undefined) {
+    changes = await compareChanges(snapshot, context, logged.warnings);
+  }
+  if (stopped !== undefined && !result.timedOut && result.spawnError === undefined) {
+    const message = `${stopped.reason}; it was stopped as its output reported it`;
+    return withLogs({
+      checkResults: notEvaluated(),
+      agent,
+      failure: { step: 'agent', message, outcome: 'overBudget' },
+    });
+  }
   if (result.spawnError !== undefined || result.timedOut || result.aborted || result.limitExceeded) {
     const failure = describeCommandFailure(result, context.timeouts.agent) ?? 'failed';
     const step = result.aborted ? 'harness' : 'agent';
-    return withChanges({ checkResults: notEvaluated(), agent, failure: { step, message: `agent command ${failure}` } });
+    return withLogs({ checkResults: notEvaluated(), agent, failure: { step, message: `agent command ${failure}` } });
   }
   const overBudget = usage === undefined ? undefined : budgetExceeded(usage, context.budget);
   if (overBudget !== undefined) {
-    return withChanges({
+    return withLogs({
       checkResults: notEvaluated(),
       agent,
       failure: { step: 'agent', message: overBudget, outcome: 'overBudget' },
@@ -165,12 +199,22 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     if (restored.tampered.length > 0) tampered = restored.tampered;
   }
 
+  // Nothing the agent left in its HOME or temp dir (a usercustomize.py, an ~/.npmrc) may reach the checks.
+  let checkDirs: CheckDirs;
+  try {
+    checkDirs = await createCheckDirs(context.area);
+  } catch (error) {
+    const message = `could not make the checks' HOME and temp dir: ${errorCode(error)}`;
+    return withLogs({ checkResults: notEvaluated(), agent, failure: { step: 'harness', message } });
+  }
+  const checkEnv = checkPhaseEnv(context.checkEnv, checkDirs);
+
   if (context.verify !== undefined) {
     try {
       await installVerifiers(context.verify.source, context.area);
     } catch (error) {
       const message = `could not put the verifiers in place: ${errorCode(error)}`;
-      return withChanges({ checkResults: notEvaluated(), agent, failure: { step: 'harness', message } });
+      return withLogs({ checkResults: notEvaluated(), agent, failure: { step: 'harness', message } });
     }
   }
 
@@ -195,7 +239,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
       const { result: checkResult, log } = await logged.run(renderCheckCommand(command), `check-${index + 1}`, {
         outputLimitBytes: STEP_OUTPUT_LIMIT_BYTES,
         timeoutMs: context.timeouts.check,
-        ...(context.verify?.checkEnv && { env: context.verify.checkEnv }),
+        env: checkEnv,
       });
       if (log !== undefined) checkLogs.set(index, log);
       return checkResult;
@@ -208,12 +252,12 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   if (tampered) {
     // The checks ran on the restored files, for the record; tampering fails the case whatever they say.
     const message = `the agent tampered with protected paths: ${tampered.join(', ')}`;
-    return withChanges({ checkResults, agent, tampered, failure: { step: 'tamper', message } });
+    return withLogs({ checkResults, agent, tampered, failure: { step: 'tamper', message } });
   }
   const failed = checkResults.find((check) => !check.passed && !check.skipped);
   const failure =
     failed && agentErrorOverCheck({ step: 'check', message: failed.message ?? `${failed.kind} check failed` }, agent);
-  return withChanges({ checkResults, agent, ...(failure && { failure }) });
+  return withLogs({ checkResults, agent, ...(failure && { failure }) });
 }
 
 /**
@@ -290,14 +334,34 @@ async function openStdoutFile(file: string, warnings: string[]): Promise<Writabl
   }
 }
 
-/** The usage the agent reported, or undefined (and a warning) when its stdout cannot be read. */
-async function readUsage(reader: UsageReader | undefined, warnings: string[]): Promise<Usage | undefined> {
+/** The usage (and trajectory) the agent reported, or undefined (and a warning) when its stdout cannot be read. */
+async function readUsage(
+  reader: UsageReader | undefined,
+  warnings: string[],
+): Promise<{ usage: Usage | undefined; trajectory?: Trajectory } | undefined> {
   if (reader === undefined) return undefined;
   try {
     return await reader.read(reader.file);
   } catch (error) {
     warnings.push(`the agent's usage could not be read (${errorCode(error)})`);
     return undefined;
+  }
+}
+
+/** `trajectory.json` beside the agent's log, and the row's summary of it (without `file` when it has no logs). */
+async function writeTrajectory(
+  trajectory: Trajectory,
+  logs: CaseLogs | undefined,
+  warnings: string[],
+): Promise<TrajectorySummary> {
+  const format = String(trajectory.extra?.format);
+  if (logs === undefined) return summarizeTrajectory(trajectory, format);
+  try {
+    const file = await logs.writeFile('trajectory.json', `${JSON.stringify(trajectory, null, 2)}\n`);
+    return summarizeTrajectory(trajectory, format, file);
+  } catch (error) {
+    warnings.push(`the trajectory ${logs.location.display}/trajectory.json could not be written (${errorCode(error)})`);
+    return summarizeTrajectory(trajectory, format);
   }
 }
 

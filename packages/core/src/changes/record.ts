@@ -17,7 +17,7 @@ export async function recordChanges(
   const { changes, diff } = renderChanges(snapshot, await compareWorkspace(snapshot));
   if (logs === undefined) return changes;
   try {
-    return { ...changes, file: await logs.write('changes.diff', diff) };
+    return { ...changes, file: await logs.writeFile('changes.diff', diff) };
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     warnings.push(`the diff ${logs.location.display}/changes.diff could not be written (${reason})`);

@@ -1,4 +1,4 @@
-import { escapeMarkdown } from '../report/render-markdown.js';
+import { escapeMarkdown, escapeMarkdownLine } from '../report/markdown-escape.js';
 import { singleLine } from '../report/rows.js';
 import { labeler } from './build-comparison.js';
 import { comparisonTables, headline, pairedText, ruleLine, type TextTable } from './comparison-text.js';
@@ -21,7 +21,7 @@ export function renderComparisonMarkdown(comparison: Comparison): string {
     '',
     `${VERDICT_ICONS[comparison.verdict]} **${capitalise(comparison.verdict)}**`,
     '',
-    escapeMarkdown(headline(comparison).replace(/^gz-bench compare: /, '')),
+    escapeMarkdownLine(headline(comparison).replace(/^gz-bench compare: /, '')),
     '',
   ];
   for (const agent of comparison.agents) {
@@ -30,15 +30,15 @@ export function renderComparisonMarkdown(comparison: Comparison): string {
       `- ${VERDICT_ICONS[agent.verdict]} **${escapeMarkdown(singleLine(agent.name))}**: ${escapeMarkdown(why)}`,
     );
   }
-  if (comparison.agents.length === 0) lines.push(escapeMarkdown(comparison.reason));
+  if (comparison.agents.length === 0) lines.push(escapeMarkdownLine(comparison.reason));
   lines.push('');
   for (const table of comparisonTables(comparison, label)) {
     if (table.rows.length === 0 && table.note === undefined) continue;
     lines.push(`### ${table.title}`, '');
     if (table.rows.length > 0) lines.push(...markdownTable(table), '');
-    if (table.note !== undefined) lines.push(escapeMarkdown(table.note), '');
+    if (table.note !== undefined) lines.push(escapeMarkdownLine(table.note), '');
   }
-  lines.push(escapeMarkdown(ruleLine(comparison)));
+  lines.push(escapeMarkdownLine(ruleLine(comparison)));
   return `${lines.join('\n')}\n`;
 }
 

@@ -140,7 +140,7 @@ describe('renderComparisonMarkdown', () => {
         loaded('b.json', cell('<img src=x>', '*bold*_[link](http://x)`', 0, 1)),
       ),
     );
-    expect(markdown).toContain('\\*bold\\*\\_\\[link\\](http://x)\\`');
+    expect(markdown).toContain('\\*bold\\*\\_\\[link\\](http\\://x)\\`');
     expect(markdown).toContain('\\<img src=x\\>');
     expect(markdown).not.toMatch(/(?<!\\)<img/);
   });

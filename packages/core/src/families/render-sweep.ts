@@ -1,4 +1,4 @@
-import { escapeMarkdown } from '../report/render-markdown.js';
+import { escapeMarkdown } from '../report/markdown-escape.js';
 import type { SweepRow } from './sweep.js';
 
 // The sweep as a terminal table and as Markdown rows, from the same cells.

@@ -1,8 +1,6 @@
-import { cp, lstat, readdir } from 'node:fs/promises';
+import { cp, lstat, mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { KEPT_FILE, OWNER_FILE } from '../workspace/area-files.js';
 import type { CaseArea } from '../workspace/case-area.js';
-import { removeTree } from '../workspace/remove-tree.js';
 
 // Hidden verifiers are checker files the agent never sees: they reach the case area only once the
 // agent's whole process tree is dead, beside the workspace and never in it, so that the agent can
@@ -13,20 +11,15 @@ export function verifyDirOf(area: CaseArea): string {
   return join(area.root, 'verify');
 }
 
-/** Entries of the area root the harness makes; anything else there was left by the case's commands. */
-const AREA_ENTRIES = new Set(['workspace', 'home', 'tmp', 'prompt.txt', 'agent-stdout', OWNER_FILE, KEPT_FILE]);
-
 /**
- * Call once the agent's whole process tree is dead, before the checks. Removes whatever the case's
- * commands left in the area root beside the harness's own entries (a `verify` directory made in
- * advance, a `conftest.py` or `pytest.ini` a tool would find by searching upwards from the
- * verifiers), then copies `source` to `verifyDirOf(area)`. Returns that directory.
+ * Call after `createCheckDirs`, which cleared the area root of whatever the case's commands left
+ * there (a `verify` directory made in advance among them): copies `source` to `verifyDirOf(area)`,
+ * failing should anything be at that path after all. Returns that directory.
  */
 export async function installVerifiers(source: string, area: CaseArea): Promise<string> {
-  for (const name of await readdir(area.root)) {
-    if (!AREA_ENTRIES.has(name)) await removeTree(join(area.root, name));
-  }
   const target = verifyDirOf(area);
+  // Made here, not by the copy: a directory at the path (which cp would merge into) fails the case.
+  await mkdir(target, { mode: (await lstat(source)).mode & 0o7777 });
   // Symlinks stay links, never followed out of the verifier directory; the files keep their modes.
   await cp(source, target, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
   return target;

@@ -43,6 +43,7 @@ describe('CaseLogs', () => {
     await writeFile(join(dir, 'agent.log'), 'old agent\n');
     await writeFile(join(dir, 'setup-3.log'), 'old setup 3\n');
     await writeFile(join(dir, 'check-2.log'), 'old check\n');
+    await writeFile(join(dir, 'trajectory.json'), '{"old":true}\n');
     await writeFile(join(dir, 'notes.txt'), 'mine\n');
     await writeFile(join(dir, 'agent.log.bak'), 'mine too\n');
     await writeFile(join(dir, 'agent-a', 'trial-1', 'agent.log'), 'another run\n');
@@ -53,6 +54,20 @@ describe('CaseLogs', () => {
     expect((await readdir(dir)).sort()).toEqual(['agent-a', 'agent.log', 'agent.log.bak', 'notes.txt']);
     expect(await readFile(join(dir, 'agent.log'), 'utf8')).toBe('new agent\n');
     expect(await readFile(join(dir, 'agent-a', 'trial-1', 'agent.log'), 'utf8')).toBe('another run\n');
+  });
+
+  it('writes the trial’s trajectory.json as a new file, never through a link planted there', async () => {
+    const target = join(root, 'victim.txt');
+    await writeFile(target, 'precious\n');
+    const logs = await CaseLogs.prepare(location());
+    await symlink(target, join(location().dir, 'trajectory.json'));
+
+    const display = await logs.writeFile('trajectory.json', '{}\n');
+
+    expect(display).toBe('.gz-bench/logs/s.bench.json/c/trajectory.json');
+    expect(await readFile(target, 'utf8')).toBe('precious\n');
+    expect((await lstat(join(root, display))).isFile()).toBe(true);
+    expect(await readFile(join(root, display), 'utf8')).toBe('{}\n');
   });
 
   it('never writes through a link planted where a log goes', async () => {

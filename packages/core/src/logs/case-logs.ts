@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CaseLogLocation } from './log-paths.js';
@@ -6,11 +6,11 @@ import type { CaseLogLocation } from './log-paths.js';
 /** The log of one command of a case: `agent`, `setup-<n>` or `check-<n>` (1-based, as in the case's lists). */
 export type CommandLogName = 'agent' | `setup-${number}` | `check-${number}`;
 
-/** A file the harness writes beside a case's logs (see `CaseLogs.write`). */
-export type CaseFileName = 'changes.diff';
+/** A file of a trial's own beside its logs, written whole once the agent has ended. */
+export type CaseLogFile = 'trajectory.json' | 'changes.diff';
 
 /** The files a case's logs are: a run replaces these, and only these, in its case's directory. */
-const OWN_LOG_FILE = /^(?:(?:agent|setup-\d+|check-\d+)\.log|changes\.diff)$/;
+const OWN_LOG_FILE = /^(?:(?:agent|setup-\d+|check-\d+)\.log|trajectory\.json|changes\.diff)$/;
 
 // Enough for the disk to take writes in large pieces; a command's pipes are paused beyond it, so this
 // is all the memory a log costs, whatever the command prints.
@@ -60,18 +60,13 @@ export class CaseLogs {
   }
 
   /**
-   * Writes a file of the harness's own beside the logs, as a new file (as `open` does), and returns
-   * its path as the report names it. Throws the file system's error when it cannot be written.
+   * Writes one of the trial's own files (`trajectory.json`, `changes.diff`) as a new file, as `open`
+   * does a log, and returns how the report names it. Throws the file system's error when it cannot be written.
    */
-  async write(name: CaseFileName, data: Buffer): Promise<string> {
+  async writeFile(name: CaseLogFile, data: string | Uint8Array): Promise<string> {
     const path = join(this.location.dir, name);
     await rm(path, { force: true });
-    const handle = await open(path, 'wx', 0o644);
-    try {
-      await handle.writeFile(data);
-    } finally {
-      await handle.close();
-    }
+    await writeFile(path, data, { flag: 'wx', mode: 0o644 });
     return `${this.location.display}/${name}`;
   }
 }

@@ -1,6 +1,6 @@
+import type { TrajectorySummary } from '../agents/trajectory/types.js';
 import type { BaselineSummary } from '../baseline/baseline-summary.js';
 import type { BaselineJudgement } from '../baseline/judge-cell.js';
-import type { TrajectorySummary } from '../agents/trajectory/types.js';
 import type { WorkspaceChanges } from '../changes/types.js';
 import type { CheckResult } from '../checks/types.js';
 import type { SweepRow } from '../families/sweep.js';

@@ -1,3 +1,4 @@
+import { escapeMarkdown } from './markdown-escape.js';
 import type { Report } from './model.js';
 import { COLUMN_HEADERS, rowUnit, summaryLine, toRows } from './rows.js';
 
@@ -18,11 +19,5 @@ function formatRow(cells: readonly string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-/**
- * Backslash-escapes what would end a cell (`|`) or turn an agent's message into markup (emphasis, code,
- * links, HTML tags, entities) when GitHub renders the summary. The backslash itself comes first so an
- * escaped `\|` in the input cannot become an unescaped pipe.
- */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_[\]<>|~&]/g, '\\$&');
-}
+/** Re-exported from its one home, markdown-escape.ts, for modules that import it from here. */
+export { escapeMarkdown } from './markdown-escape.js';

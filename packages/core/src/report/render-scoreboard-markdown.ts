@@ -1,4 +1,4 @@
-import { escapeMarkdown } from './render-markdown.js';
+import { escapeMarkdown } from './markdown-escape.js';
 import { caseLabeler } from './rows.js';
 import { caseKey } from './scoreboard.js';
 import type { Scoreboard } from './scoreboard-model.js';

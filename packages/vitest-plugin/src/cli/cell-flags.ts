@@ -12,15 +12,17 @@ export interface CellFlags {
   unsafe: boolean;
   maxCostUsd: number | undefined;
   maxTokens: number | undefined;
+  maxTurns: number | undefined;
 }
 
-/** Reads `--trials`, `--pass-rule`, `--unsafe`, `--max-cost-usd` and `--max-tokens`. */
+/** Reads `--trials`, `--pass-rule`, `--unsafe`, `--max-cost-usd`, `--max-tokens` and `--max-turns`. */
 export function cellFlags(values: {
   trials?: string;
   'pass-rule'?: string;
   unsafe?: boolean;
   'max-cost-usd'?: string;
   'max-tokens'?: string;
+  'max-turns'?: string;
 }): CellFlags {
   return {
     trials: values.trials === undefined ? 1 : positiveInteger('--trials', values.trials, 1000),
@@ -35,6 +37,10 @@ export function cellFlags(values: {
       values['max-tokens'] === undefined
         ? undefined
         : positiveInteger('--max-tokens', values['max-tokens'], Number.MAX_SAFE_INTEGER),
+    maxTurns:
+      values['max-turns'] === undefined
+        ? undefined
+        : positiveInteger('--max-turns', values['max-turns'], Number.MAX_SAFE_INTEGER),
   };
 }
 

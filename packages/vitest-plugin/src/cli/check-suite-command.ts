@@ -10,6 +10,7 @@ import {
 import { escapePath } from 'tinyglobby';
 import { GzBenchReporter } from '../node/reporter.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
+import { selectCases } from './case-flags.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
 import { commonRoot, runVitest } from './run-command.js';
@@ -19,6 +20,7 @@ import { UsageError } from './usage-error.js';
 interface CheckSuiteFlags {
   timeout?: string;
   'allow-env'?: string[];
+  case?: string[];
   'allow-secrets'?: boolean;
   sandbox?: string;
   concurrency?: string;
@@ -33,13 +35,15 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseStrict<CheckSuiteFlags>(args, {
     timeout: { type: 'string' },
     'allow-env': { type: 'string', multiple: true },
+    case: { type: 'string', multiple: true },
     'allow-secrets': { type: 'boolean' },
     sandbox: { type: 'string' },
     concurrency: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('check-suite needs at least one suite file');
   const { timeout, allowEnv, sandbox, concurrency } = runSettings(values);
-  const { files, suites } = await loadNamedSuites(positionals);
+  const { files, suites: all } = await loadNamedSuites(positionals);
+  const suites = selectCases(all, values.case);
   const root = commonRoot(files);
   const cases: OracleCase[] = suites.flatMap(({ suite, file }) =>
     suite.cases.map((testCase) => ({
@@ -66,20 +70,24 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
     cells: { agents: agents.map((agent) => agent.name), trials: 1 },
     passRule: 'majority',
     markdown: false,
+    cases: values.case,
   });
   const options: ResolvedGzBenchOptions = {
     cmd: undefined,
     agents,
+    cases: values.case,
     trials: 1,
     passRule: 'majority',
     unsafe: false,
     maxCostUsd: undefined,
     maxTokens: undefined,
+    maxTurns: undefined,
     markdown: false,
     include: runnable.map((file) => escapePath(relative(root, file).split(sep).join('/'))),
     timeout,
     keep: false,
     report: false,
+    html: false,
     logs: false,
     concurrency,
     table: false,

@@ -6,6 +6,7 @@ import {
   ReportFileError,
   readReportFile,
   renderComparison,
+  renderComparisonHtml,
   renderComparisonMarkdown,
 } from '@gz-bench/core';
 import { appendStepSummary } from '../node/step-summary.js';
@@ -17,16 +18,18 @@ import { UsageError } from './usage-error.js';
 interface CompareFlags {
   json?: boolean;
   markdown?: string;
+  html?: string;
 }
 
 /**
- * `gz-bench compare <base.json> <head.json> [--json] [--markdown FILE]`: which cells flipped or changed
+ * `gz-bench compare <base.json> <head.json> [--json] [--markdown FILE] [--html FILE]`: which cells flipped or changed
  * beyond noise between two reports. Exit 1 on a regression, 0 otherwise, 2 for a report it cannot read.
  */
 export async function compareCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseStrict<CompareFlags>(args, {
     json: { type: 'boolean' },
     markdown: { type: 'string' },
+    html: { type: 'string' },
   });
   const [basePath, headPath, ...extra] = positionals;
   if (basePath === undefined || headPath === undefined || extra.length > 0) {
@@ -45,14 +48,19 @@ export async function compareCommand(args: string[]): Promise<number> {
   const comparison = buildComparison(base, head);
 
   const markdown = renderComparisonMarkdown(comparison);
-  // The comment is written first: a path that cannot take it is one line, before any table.
-  if (values.markdown !== undefined) {
+  // The files are written first: a path that cannot take one is one line, before any table.
+  const outputs: Array<[string, string | undefined, () => string]> = [
+    ['--markdown', values.markdown, () => markdown],
+    ['--html', values.html, () => renderComparisonHtml(comparison)],
+  ];
+  for (const [flag, path, content] of outputs) {
+    if (path === undefined) continue;
     try {
-      await fs.mkdir(dirname(values.markdown), { recursive: true });
-      await fs.writeFile(values.markdown, markdown);
+      await fs.mkdir(dirname(path), { recursive: true });
+      await fs.writeFile(path, content());
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      process.stderr.write(`gz-bench: --markdown ${values.markdown}: cannot write the comparison there (${code})\n`);
+      process.stderr.write(`gz-bench: ${flag} ${path}: cannot write the comparison there (${code})\n`);
       return EXIT.usage;
     }
   }

@@ -12,6 +12,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   // Loaded on demand: it imports Vitest, which `--version` and `validate` do not need.
   run: async (args) => (await import('./run-command.js')).runCommand(args),
   compare: async (args) => (await import('./compare-command.js')).compareCommand(args),
+  view: async (args) => (await import('./view-command.js')).viewCommand(args),
   'check-suite': async (args) => (await import('./check-suite-command.js')).checkSuiteCommand(args),
   validate: validateCommand,
   init: initCommand,

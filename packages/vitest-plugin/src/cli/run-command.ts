@@ -12,6 +12,7 @@ import {
 } from '@gz-bench/core';
 import { escapePath } from 'tinyglobby';
 import { createVitest } from 'vitest/node';
+import { writeHtmlReport } from '../node/html-report.js';
 import { OptionsError } from '../node/options-error.js';
 import { createGzBenchPlugin } from '../node/plugin.js';
 import { GzBenchReporter } from '../node/reporter.js';
@@ -20,6 +21,7 @@ import { cancelRunSlots } from '../node/run-slots.js';
 import { releasePrefork } from '../prefork/prefork.js';
 import { preforkPool } from '../prefork/prefork-pool.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
+import { selectCases } from './case-flags.js';
 import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
 import { EXIT } from './exit-codes.js';
 import { sizeOwnHeap } from './own-heap.js';
@@ -38,6 +40,7 @@ interface RunFlags {
   json?: boolean;
   keep?: boolean;
   'allow-env'?: string[];
+  case?: string[];
   'allow-secrets'?: boolean;
   sandbox?: string;
   logs?: string;
@@ -48,7 +51,9 @@ interface RunFlags {
   unsafe?: boolean;
   'max-cost-usd'?: string;
   'max-tokens'?: string;
+  'max-turns'?: string;
   markdown?: string;
+  html?: string;
   'test-name-pattern'?: string;
   'tags-filter'?: string[];
   'only-failed'?: string;
@@ -64,6 +69,7 @@ export async function runCommand(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     keep: { type: 'boolean' },
     'allow-env': { type: 'string', multiple: true },
+    case: { type: 'string', multiple: true },
     'allow-secrets': { type: 'boolean' },
     sandbox: { type: 'string' },
     logs: { type: 'string' },
@@ -74,7 +80,9 @@ export async function runCommand(args: string[]): Promise<number> {
     unsafe: { type: 'boolean' },
     'max-cost-usd': { type: 'string' },
     'max-tokens': { type: 'string' },
+    'max-turns': { type: 'string' },
     markdown: { type: 'string' },
+    html: { type: 'string' },
     'test-name-pattern': { type: 'string', short: 't' },
     'tags-filter': { type: 'string', multiple: true },
     'only-failed': { type: 'string' },
@@ -99,7 +107,8 @@ export async function runCommand(args: string[]): Promise<number> {
   const testNamePattern = namePattern(values['test-name-pattern']);
   const tagsFilter = values['tags-filter'];
   const { timeout, allowEnv, sandbox, concurrency } = runSettings(values);
-  const { named, files, suites } = await loadNamedSuites(positionals);
+  const { named, files, suites: all } = await loadNamedSuites(positionals);
+  const suites = selectCases(all, values.case);
   const templates = values.cmd !== undefined ? [values.cmd] : agents.map((agent) => agent.cmd);
   for (const [index, given] of [...named.values()].entries()) {
     const loaded = suites[index];
@@ -152,16 +161,19 @@ export async function runCommand(args: string[]): Promise<number> {
     cells: { agents: agents.map((agent) => agent.name), trials: cells.trials },
     passRule: cells.passRule,
     markdown: values.markdown === undefined ? false : resolve(values.markdown),
+    cases: values.case,
   });
   const options: ResolvedGzBenchOptions = {
     cmd: values.cmd,
     agents,
+    cases: values.case,
     ...cells,
     markdown: values.markdown === undefined ? false : resolve(values.markdown),
     include,
     timeout,
     keep: values.keep === true,
     report: false,
+    html: false,
     // Off unless asked for: like the report, the CLI writes nothing into the directory it runs in by
     // default. Named from the current directory, as the suite paths are.
     logs: values.logs === undefined ? false : resolve(values.logs),
@@ -184,6 +196,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const final: Report =
     report ?? notRunReport(loaded, outcome.interrupted ? 'the run was interrupted first' : undefined);
   await printReport(final, { json, write: writeOut });
+  if (values.html !== undefined && !(await writeHtmlFlag(final, values.html, root))) return EXIT.usage;
   if (outcome.interrupted) return 128 + (outcome.interrupted === 'SIGINT' ? 2 : 15);
   // Every validated case must have a result, per agent and trial: anything less is a harness fault,
   // never a pass. With -t, only the cases it picks run, and it must pick one.
@@ -204,6 +217,18 @@ export async function runCommand(args: string[]): Promise<number> {
   }
   const failed = outcome.failed || failedUnexcused(final) || (final.errors?.length ?? 0) > 0;
   return failed ? EXIT.failed : EXIT.passed;
+}
+
+/** Writes `--html FILE` (named from the current directory; the rows name paths from `root`); false when it cannot. */
+async function writeHtmlFlag(report: Report, file: string, root: string): Promise<boolean> {
+  try {
+    await writeHtmlReport(report, resolve(file), root);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    process.stderr.write(`gz-bench: --html ${file}: cannot write the page there (${code})\n`);
+    return false;
+  }
 }
 
 /**

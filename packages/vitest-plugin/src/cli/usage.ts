@@ -3,15 +3,16 @@ export const USAGE = `gz-bench — Your agent says it works. Prove it.
 
 Usage:
   gz-bench run <suite.json>... (--cmd "<template>" | --agent NAME=TEMPLATE...)
-               [--trials k] [--pass-rule majority|all|any|SHARE] [-t PATTERN]
+               [--trials k] [--pass-rule majority|all|any|SHARE] [--case ID]... [-t PATTERN]
                [--timeout n] [--concurrency n] [--json] [--keep]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
-               [--logs DIR] [--markdown FILE] [--unsafe]
-               [--max-cost-usd X] [--max-tokens N] [-u, --update]
+               [--logs DIR] [--markdown FILE] [--html FILE] [--unsafe]
+               [--max-cost-usd X] [--max-tokens N] [--max-turns N] [-u, --update]
                [--only-failed REPORT] [--retry-errors [n]]
-  gz-bench check-suite <suite.json>... [--timeout n] [--concurrency n]
+  gz-bench check-suite <suite.json>... [--case ID]... [--timeout n] [--concurrency n]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
-  gz-bench compare <base.json> <head.json> [--json] [--markdown FILE]
+  gz-bench compare <base.json> <head.json> [--json] [--markdown FILE] [--html FILE]
+  gz-bench view <report.json> [-o FILE] [--root DIR]
   gz-bench validate <suite.json>
   gz-bench init [outDir]
   gz-bench doctor [--agent PRESET|NAME=PRESET[:MODEL]|NAME=TEMPLATE]...
@@ -29,10 +30,13 @@ run       Run every case of the suites through Vitest and score it.
               of --cmd): NAME=TEMPLATE, or a preset: PRESET, PRESET:MODEL,
               NAME=PRESET[:MODEL] (claude-code, codex, gemini, qwen, opencode)
   --unsafe    let agents run that turn off their own approval prompts
-  --max-cost-usd, --max-tokens  end a trial whose agent reports more as over budget
+  --max-cost-usd, --max-tokens, --max-turns  end a trial whose agent reports more
+              as over budget (while it runs, for agents whose output reports usage as it goes)
   --trials    runs of each (agent, case), each in a fresh workspace (default 1)
   --pass-rule when a cell of several trials passes: majority (default), all,
               any, or a share such as 0.6 or 60%
+  --case ID   run only the case whose id is ID, exactly (repeatable; a glob such as
+              'fix-*' selects several; also on check-suite)
   -t, --test-name-pattern  run only the tests whose name matches PATTERN
               (suite > agent > case), as Vitest's -t does
   --tags-filter EXPR  run only the cases whose tags match EXPR, e.g.
@@ -55,6 +59,7 @@ run       Run every case of the suites through Vitest and score it.
   --markdown  write the Markdown scoreboard of a run with agents or trials, and
               the sweep of a run with families, to FILE (also appended to
               $GITHUB_STEP_SUMMARY when set)
+  --html      write the report as one self-contained HTML page to FILE (see view)
   --logs      write the whole output of every command to log files below DIR
               (DIR/<suite file>/<case>/agent.log…); the report names them
 
@@ -69,6 +74,14 @@ compare   Compare two JSON reports cell by cell (suite file, case, agent): flips
   --json      print the comparison as JSON instead of the table
   --markdown  write it as a pull-request comment to FILE (also appended to
               $GITHUB_STEP_SUMMARY when set)
+  --html      write it as one self-contained HTML page to FILE
+view      Write a JSON report as one self-contained HTML page (no network, opens
+          from file://): the scoreboard grid, agents' scores, and per trial its
+          checks, diff and trajectory; prints the page's path.
+  -o, --output  the page (default: beside the report, report.json -> report.html)
+  --root      the directory the report's paths are relative to (default: the
+              first of the current directory, the one holding .gz-bench, and the
+              report's own where its files are found)
 validate  Check a suite's structure. Exit 0 if valid.
 init      Write example-suite.json (default: the current directory), whose cases
           pass with --cmd "echo done".
@@ -79,5 +92,5 @@ doctor    For every preset (claude-code, codex, gemini, qwen, opencode), or the 
 
 Exit codes: 0 all cases passed (or validate/init succeeded, or compare found
             no regression), 1 at least one case failed (compare: a regression),
-            2 usage or validation error (compare: a report it cannot read).
+            2 usage or validation error (compare, view: a report it cannot read).
 `;

@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path';
 import { loadSuite, locateCases, type PlannedCase, type Suite } from '@gz-bench/core';
+import { type CaseMatcher, narrowCases } from './case-filter.js';
 
 /** How Vitest narrows the tests of one file: `-t`, `file:line`, or the IDE's test ids. */
 export interface Selection {
@@ -24,11 +25,18 @@ export interface PlannedSuite {
 }
 
 /** Reads a suite file the run is about to run; never rejects (an invalid suite fails its own module). */
-export async function planSuite(moduleId: string, root: string, selection: Selection): Promise<PlannedSuite> {
+export async function planSuite(
+  moduleId: string,
+  root: string,
+  selection: Selection,
+  selectsCase?: CaseMatcher,
+): Promise<PlannedSuite> {
   const file = relative(root, moduleId).split(sep).join('/');
   try {
-    const { suite, source } = await loadSuite(moduleId);
-    const idLines = locateCases(source).map((location) => (location.id ?? location).line);
+    const loaded = await loadSuite(moduleId);
+    // As the plugin narrows the suite's test module (case-filter.ts).
+    const { suite, locations } = narrowCases(loaded.suite, locateCases(loaded.source), selectsCase);
+    const idLines = locations.map((location) => (location.id ?? location).line);
     return { moduleId, file, suite, idLines, selection };
   } catch {
     return { moduleId, file, suite: undefined, idLines: [], selection };

@@ -13,6 +13,7 @@ import {
   TempDirError,
 } from '@gz-bench/core';
 import picomatch from 'picomatch';
+import { escapePath } from 'tinyglobby';
 import type { Plugin } from 'vitest/config';
 import type { Vitest } from 'vitest/node';
 import { type GzBenchOptions, PROVIDE_KEY, type ResolvedGzBenchOptions } from '../shared/options.js';
@@ -20,6 +21,7 @@ import { agentPoolKey } from '../shared/slot-protocol.js';
 import { addAllowEnvWarnerOnce } from './allow-env-warnings.js';
 import { readSuiteBaseline } from './baseline-source.js';
 import { isBaselineUpdate } from './baseline-update.js';
+import { caseMatcher, narrowCases } from './case-filter.js';
 import { EnvironmentError } from './environment-error.js';
 import { generateInvalidSuiteModule, generateSuiteModule, moduleBaseline } from './generate-module.js';
 import { ownPackageFiles } from './own-packages.js';
@@ -36,7 +38,8 @@ import {
   suiteDataId,
   suiteVersion,
 } from './suite-data-module.js';
-import { missingTags, scanSuites } from './suite-tags.js';
+import { missingTags, type SuiteScan, scanSuites } from './suite-tags.js';
+import { userEnvOverrides } from './user-env.js';
 import { skipViteJsonFor } from './vite-json-compat.js';
 import { sizeWorkerHeap } from './worker-heap.js';
 import { sizeWorkersFor, trialsPerFile } from './worker-sizing.js';
@@ -82,16 +85,19 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
     return path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path) && matches(path) && !isBaselinePath(file);
   };
 
+  const selectsCase = caseMatcher(options.cases);
   const dataModules = new SuiteDataModules();
   // A suite's test module, and the data module it imports (suite-data-module.ts), of its text now.
   const generateModules = async (file: string) => {
     const displayPath = relative(root, file);
-    const { suite, source } = await loadSuite(file, { displayPath });
+    const loaded = await loadSuite(file, { displayPath });
+    const { source } = loaded;
+    // Only the cases the run selects become tests: Vitest never lists the others.
+    const { suite, locations } = narrowCases(loaded.suite, locateCases(source), selectsCase);
     // Read in the main process, where it lives beside the suite; each cell's test is judged by it.
     const baseline = await readSuiteBaseline(file, displayPath);
     // The baseline is part of the version, so that a data module is never reused across an edit of it.
     const version = suiteVersion(baseline === undefined ? source : `${source}\0${JSON.stringify(baseline)}`);
-    const locations = locateCases(source);
     const test = generateSuiteModule({
       suite,
       file,
@@ -161,6 +167,14 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       // For suites the config hook did not see (a project of its own root, a config built without it).
       const scan = await scanSuites(project.config.root, options.include, project.config.exclude);
       project.config.tags.push(...missingTags(scan.tags, project.config.tags));
+      // A suite none of whose cases the run selects is no test file of it: Vitest would fail it for
+      // having no test.
+      if (selectsCase !== undefined) {
+        for (const { file } of scan.suites.filter(({ ids }) => !ids.some(selectsCase))) {
+          project.config.exclude.push(escapePath(relative(project.config.root, file).split(sep).join('/')));
+        }
+        warnUnmatchedCases(options.cases ?? [], scan.suites);
+      }
       // A merge run only reports: it runs no case, and needs no slots.
       const slots = vitest.config.mergeReports ? undefined : await runSlots(vitest, slotLimits(options));
       const earlier: EarlierRun | undefined = vitest.config.mergeReports
@@ -180,6 +194,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         passRule: options.passRule,
         maxCostUsd: options.maxCostUsd,
         maxTokens: options.maxTokens,
+        maxTurns: options.maxTurns,
         timeout: options.timeout,
         keep: options.keep,
         concurrency: options.concurrency,
@@ -192,6 +207,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         ...(earlier && { resume: earlier.resume }),
         baselineUpdate: isBaselineUpdate(vitest),
         ...(options.concurrency === 1 && (vitest.config.bail ?? 0) > 0 && { oneTestAtATime: true }),
+        userEnv: userEnvOverrides(Object.keys(project.config.env ?? {})),
         // Beside the report, against the same root; absolute, so every worker writes to the same place.
         logs:
           options.logs === false ? false : { dir: resolve(vitest.config.root, options.logs), root: vitest.config.root },
@@ -212,6 +228,21 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       addSweeperOnce(vitest);
     },
   };
+}
+
+const warnedCases = new Set<string>();
+
+/** One line on stderr for each selected case id (or glob) that no suite has, once per run. */
+function warnUnmatchedCases(patterns: readonly string[], suites: SuiteScan['suites']): void {
+  const ids = suites.flatMap((suite) => suite.ids);
+  for (const pattern of patterns) {
+    const matches = caseMatcher([pattern]);
+    if (warnedCases.has(pattern) || matches === undefined || ids.some(matches)) continue;
+    warnedCases.add(pattern);
+    process.stderr.write(
+      `gz-bench: warning: no case of the suites has the id ${JSON.stringify(pattern)} (GZ_BENCH_CASES, cases)\n`,
+    );
+  }
 }
 
 let prepared: Promise<void> | undefined;
@@ -265,6 +296,8 @@ function reporterOptions(options: ResolvedGzBenchOptions): GzBenchReporterOption
     cells: { agents: options.agents.map((agent) => agent.name), trials: options.trials },
     passRule: options.passRule,
     markdown: options.markdown,
+    html: options.html,
+    cases: options.cases,
   };
 }
 

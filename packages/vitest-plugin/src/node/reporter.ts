@@ -28,7 +28,9 @@ import type {
 } from 'vitest/node';
 import { isBaselineUpdate } from './baseline-update.js';
 import { type SuiteCells, settleBaselines } from './baseline-writer.js';
+import { caseMatcher } from './case-filter.js';
 import { caseLabels, cellKey, collectModuleResults, type ModuleResults } from './collect-results.js';
+import { writeHtmlReport } from './html-report.js';
 import { notRunReason, type RunEnd } from './not-run-reason.js';
 import { packageVersion } from './package-version.js';
 import { type PlannedSuite, planSuite, selectedCases } from './planned-suites.js';
@@ -54,11 +56,15 @@ export interface GzBenchReporterOptions {
   cells?: { agents: readonly string[]; trials: number };
   /** When a cell of several trials passes. @default 'majority' */
   passRule?: CellRule;
+  /** The cases the run selects (`cases`, `--case`): the others are neither planned nor reported. */
+  cases?: readonly string[] | undefined;
   /**
    * Path of the Markdown scoreboard, relative to the Vitest root, also appended to
    * `$GITHUB_STEP_SUMMARY` when that is set; `false` or absent writes none.
    */
   markdown?: string | false;
+  /** Path of the HTML page of the report, relative to the Vitest root; `false` or absent writes none. */
+  html?: string | false;
 }
 
 /** Tells suite files from other test files; the plugin that serves them sets it. */
@@ -105,6 +111,7 @@ export class GzBenchReporter implements Reporter {
     const vitest = this.vitest;
     if (!vitest || this.isShard(vitest)) return Promise.resolve();
     const planned = new Map<string, Promise<PlannedSuite>>();
+    const selectsCase = caseMatcher(this.options.cases);
     for (const spec of specifications) {
       if (!this.isSuiteFile(spec.moduleId) || planned.has(spec.moduleId)) continue;
       const { testNamePattern, testLines, testIds } = spec;
@@ -114,10 +121,10 @@ export class GzBenchReporter implements Reporter {
         testIds,
         tagsFilter: vitest.config.tagsFilter,
       };
-      planned.set(spec.moduleId, planSuite(spec.moduleId, spec.project.config.root, selection));
+      planned.set(spec.moduleId, planSuite(spec.moduleId, spec.project.config.root, selection, selectsCase));
     }
     for (const file of this.options.suiteFiles ?? []) {
-      if (!planned.has(file)) planned.set(file, planSuite(file, vitest.config.root, {}));
+      if (!planned.has(file)) planned.set(file, planSuite(file, vitest.config.root, {}, selectsCase));
     }
     this.planning = Promise.all(planned.values()).then((suites) => {
       for (const { file, suite } of suites) if (suite) this.suiteNames.set(file, suite.name);
@@ -199,6 +206,8 @@ export class GzBenchReporter implements Reporter {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, renderJson(report));
     }
+    if (this.options.html)
+      await writeHtmlReport(report, resolve(vitest.config.root, this.options.html), vitest.config.root);
     this.options.onReport?.(report);
     if (this.options.table && (report.results.length > 0 || errors.length > 0)) {
       vitest.logger.log(`\n${renderTable(report, { color: useColor() })}`);

@@ -2,8 +2,10 @@ import {
   type AgentDefinition,
   agentSettingsProblem,
   assertValidTemplate,
+  parseTrajectoryFormat,
   parseUsageExtractor,
   TemplateError,
+  TrajectoryFormatError,
   UsageExtractorError,
   unsafeAgents,
   unsafeGateMessage,
@@ -65,6 +67,14 @@ function agentDefinition(name: string, option: AgentOption): AgentDefinition {
       parseUsageExtractor(definition.usage, `${where}: "usage"`);
     } catch (error) {
       if (error instanceof UsageExtractorError) throw new OptionsError(error.message);
+      throw error;
+    }
+  }
+  if (definition.trajectory !== undefined) {
+    try {
+      parseTrajectoryFormat(definition.trajectory, `${where}: "trajectory"`);
+    } catch (error) {
+      if (error instanceof TrajectoryFormatError) throw new OptionsError(error.message);
       throw error;
     }
   }

@@ -16,6 +16,7 @@ describe('resolveOptions', () => {
       timeout: undefined,
       keep: false,
       report: '.gz-bench/report.json',
+      html: false,
       logs: '.gz-bench/logs',
       concurrency: 4,
       table: true,
@@ -35,6 +36,7 @@ describe('resolveOptions', () => {
         GZ_BENCH_KEEP: 'true',
         GZ_BENCH_REPORT: 'off',
         GZ_BENCH_LOGS: 'ci/logs',
+        GZ_BENCH_HTML: 'ci/report.html',
         GZ_BENCH_CONCURRENCY: '16',
         GZ_BENCH_INCLUDE: 'a/*.json, b/*.json',
         GZ_BENCH_TABLE: '0',
@@ -64,6 +66,7 @@ describe('resolveOptions', () => {
       timeout: 1.5,
       keep: true,
       report: false,
+      html: 'ci/report.html',
       logs: 'ci/logs',
       concurrency: 16,
       table: false,
@@ -99,6 +102,13 @@ describe('resolveOptions', () => {
     ]);
     // The variable replaces the option, whose entries then need not be valid.
     expect(resolveOptions({ allowEnv: ['HOME'] }, { GZ_BENCH_ALLOW_ENV: 'X' }).allowEnv).toEqual(['X']);
+  });
+
+  it('writes no HTML page unless asked, and GZ_BENCH_HTML=false turns it off', () => {
+    expect(resolveOptions({}, {}).html).toBe(false);
+    expect(resolveOptions({ html: 'out/r.html' }, {}).html).toBe('out/r.html');
+    expect(resolveOptions({ html: 'out/r.html' }, { GZ_BENCH_HTML: 'false' }).html).toBe(false);
+    expect(() => resolveOptions({ html: ' ' }, {})).toThrow('gz-bench option "html" must be a path or false');
   });
 
   it('turns logs off with false, in the options or GZ_BENCH_LOGS', () => {
@@ -146,6 +156,11 @@ describe('resolveOptions', () => {
       'gz-bench option "timeout" must be a positive number of seconds up to 86400, got 1000000000',
     ],
     [{ concurrency: 1.5 }, {}, 'gz-bench option "concurrency" must be a positive integer, got 1.5'],
+    [
+      { agents: { mine: { cmd: 'my-agent', trajectory: 'claude' } } },
+      {},
+      'gz-bench agent "mine": "trajectory": unknown stream format "claude" (did you mean claude-code?); the formats are claude-code, codex, gemini, qwen, opencode',
+    ],
     [{ include: [] }, {}, 'gz-bench option "include" must name at least one non-empty glob'],
     [{ cmd: '  ' }, {}, 'gz-bench option "cmd" must be a non-empty command template'],
     [

@@ -27,16 +27,19 @@ const MAX_TRIALS = 1000;
 
 const DEFAULTS: Omit<ResolvedGzBenchOptions, 'agents'> = {
   cmd: undefined,
+  cases: undefined,
   trials: 1,
   passRule: 'majority',
   unsafe: false,
   maxCostUsd: undefined,
   maxTokens: undefined,
+  maxTurns: undefined,
   markdown: '.gz-bench/scoreboard.md',
   include: ['**/*.bench.json'],
   timeout: undefined,
   keep: false,
   report: '.gz-bench/report.json',
+  html: false,
   logs: '.gz-bench/logs',
   concurrency: DEFAULT_CONCURRENCY,
   table: true,
@@ -77,6 +80,7 @@ export function resolveOptions(
   assertPassRule(merged.passRule);
   if (merged.maxCostUsd !== undefined) positiveAmount('maxCostUsd', merged.maxCostUsd);
   if (merged.maxTokens !== undefined) positiveInteger('maxTokens', merged.maxTokens);
+  if (merged.maxTurns !== undefined) positiveInteger('maxTurns', merged.maxTurns);
   if (merged.onlyFailed !== undefined && (typeof merged.onlyFailed !== 'string' || merged.onlyFailed.trim() === '')) {
     throw new OptionsError('gz-bench option "onlyFailed" must be the path of an earlier gz-bench report');
   }
@@ -85,11 +89,15 @@ export function resolveOptions(
       `gz-bench option "retryErrors" must be a whole number from 0 to ${MAX_RETRY_ERRORS}, got ${String(merged.retryErrors)}`,
     );
   }
+  if (merged.cases !== undefined) assertCases(merged.cases);
   if (merged.markdown === '') throw new OptionsError('gz-bench option "markdown" must be a path or false');
   // Proving the checks runs the oracle's two agents instead of any the options name.
   const agents = checkSuite === true ? ORACLE_AGENT_DEFINITIONS : resolveAgents(agentOptions, agentFilter, merged.cmd);
   if (checkSuite !== true) assertSafeAgents(agents, merged.cmd, merged.unsafe);
   if (merged.report === '') throw new OptionsError('gz-bench option "report" must be a path or false');
+  if (merged.html !== false && (typeof merged.html !== 'string' || merged.html.trim() === '')) {
+    throw new OptionsError('gz-bench option "html" must be a path or false');
+  }
   if (merged.logs !== false && (typeof merged.logs !== 'string' || merged.logs.trim() === '')) {
     throw new OptionsError('gz-bench option "logs" must be a directory or false');
   }
@@ -103,6 +111,12 @@ export function resolveOptions(
   return checkSuite === true
     ? { ...resolved, cmd: undefined, trials: 1, solutionAgent: ORACLE_AGENTS.solution }
     : resolved;
+}
+
+function assertCases(cases: unknown): void {
+  if (!Array.isArray(cases) || cases.some((id) => typeof id !== 'string' || id === '')) {
+    throw new OptionsError('gz-bench option "cases" (GZ_BENCH_CASES) must list case ids or globs');
+  }
 }
 
 /** The two agents of `checkSuite`: the no-op, and the one each case's solution plays (see run-trial.ts). */
@@ -119,6 +133,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   };
   const agents = value('GZ_BENCH_AGENTS');
   if (agents !== undefined) options.agentFilter = splitList(agents);
+  const cases = value('GZ_BENCH_CASES');
+  if (cases !== undefined) options.cases = splitList(cases);
   const trials = value('GZ_BENCH_TRIALS');
   if (trials !== undefined) options.trials = parseNumber('GZ_BENCH_TRIALS', trials);
   const passRule = value('GZ_BENCH_PASS_RULE');
@@ -129,6 +145,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   if (maxCost !== undefined) options.maxCostUsd = parseNumber('GZ_BENCH_MAX_COST_USD', maxCost);
   const maxTokens = value('GZ_BENCH_MAX_TOKENS');
   if (maxTokens !== undefined) options.maxTokens = parseNumber('GZ_BENCH_MAX_TOKENS', maxTokens);
+  const maxTurns = value('GZ_BENCH_MAX_TURNS');
+  if (maxTurns !== undefined) options.maxTurns = parseNumber('GZ_BENCH_MAX_TURNS', maxTurns);
   const markdown = value('GZ_BENCH_MARKDOWN');
   if (markdown !== undefined) options.markdown = /^(false|0|off|no)$/i.test(markdown) ? false : markdown;
   const cmd = value('GZ_BENCH_CMD');
@@ -141,6 +159,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   if (keep !== undefined) options.keep = parseBoolean('GZ_BENCH_KEEP', keep);
   const report = value('GZ_BENCH_REPORT');
   if (report !== undefined) options.report = /^(false|0|off|no)$/i.test(report) ? false : report;
+  const html = value('GZ_BENCH_HTML');
+  if (html !== undefined) options.html = /^(false|0|off|no)$/i.test(html) ? false : html;
   const logs = value('GZ_BENCH_LOGS');
   if (logs !== undefined) options.logs = /^(false|0|off|no)$/i.test(logs) ? false : logs;
   const concurrency = value('GZ_BENCH_CONCURRENCY');

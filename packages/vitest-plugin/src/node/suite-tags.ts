@@ -20,6 +20,8 @@ export interface SuiteScan {
   tags: string[];
   /** The number of cases of each suite file (families expanded); 0 for a suite that does not load. */
   casesPerFile: number[];
+  /** Each suite file that loads (absolute) with its case ids, in the order of `casesPerFile`. */
+  suites: Array<{ file: string; ids: string[] }>;
 }
 
 const scans = new Map<string, Promise<SuiteScan>>();
@@ -48,17 +50,19 @@ async function readSuites(root: string, include: readonly string[], exclude: rea
   });
   const names = new Set<string>();
   const casesPerFile: number[] = [];
+  const suites: SuiteScan['suites'] = [];
   for (const file of files.sort()) {
     try {
       const { suite } = await loadSuite(file);
       for (const name of suiteTagNames(suite)) names.add(name);
       casesPerFile.push(suite.cases.length);
+      suites.push({ file, ids: suite.cases.map((testCase) => testCase.id) });
     } catch {
       // An invalid suite: its own module fails with the reason.
       casesPerFile.push(0);
     }
   }
-  return { tags: [...names], casesPerFile };
+  return { tags: [...names], casesPerFile, suites };
 }
 
 /** Definitions of the tags in `names` that `declared` lacks, in the order of `names`. */

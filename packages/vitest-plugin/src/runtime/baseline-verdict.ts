@@ -3,6 +3,7 @@ import type { TestContext } from 'vitest';
 import type { WorkerOptions } from '../shared/options.js';
 import type { ModuleBaseline } from './define-suite.js';
 import type { TrialResult } from './run-trial.js';
+import { safeAnnotate } from './safe-annotate.js';
 
 /** What judging a cell against its baseline needs. */
 export interface BaselineCell {
@@ -47,5 +48,5 @@ export async function againstBaseline(
 
 async function note(context: TestContext, message: string): Promise<void> {
   // An annotation is a courtesy to reporters and the IDE: a Vitest that refuses it changes no verdict.
-  await Promise.resolve(context.annotate(message, 'notice')).catch(() => {});
+  await safeAnnotate(context, message, 'notice');
 }

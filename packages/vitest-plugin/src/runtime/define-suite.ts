@@ -24,6 +24,7 @@ import { annotateOutcome } from './outcome-annotation.js';
 import { cellTrials } from './resume-cell.js';
 import { withErrorRetries } from './retry-errors.js';
 import { runTrial, SETTLE_TIMEOUT_MS, type TrialResult } from './run-trial.js';
+import { annotateTrials } from './trial-annotations.js';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -157,6 +158,7 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     const verdict =
       options.solutionAgent === undefined ? plain : oracleCellVerdict(agentName, testCase, finished[0], plain);
     await annotateOutcome(context, finished, trials);
+    await annotateTrials(context, finished, trials, options.logs);
     // An update judges every suite, those without a baseline file yet too: it writes them one.
     const baseline = data.baseline ?? (options.baselineUpdate === true ? noBaseline(options) : undefined);
     const judged =

@@ -1,5 +1,6 @@
 import type { TestContext } from 'vitest';
 import type { TrialResult } from './run-trial.js';
+import { safeAnnotate } from './safe-annotate.js';
 
 /** The annotation type that carries a cell's outcomes; Vitest's junit reporter writes it as a `<property>`. */
 export const OUTCOME_ANNOTATION = 'gz-bench.outcome';
@@ -19,5 +20,5 @@ export async function annotateOutcome(
   const message = trials === 1 ? (outcomes[0] ?? 'notRun') : `${passes}/${trials} passed: ${outcomes.join(', ')}`;
   // Best effort: the report holds the same, and an annotation the runner refuses (Vitest 4.1 does on
   // a repeated test) must not fail the case.
-  await context.annotate(message, OUTCOME_ANNOTATION).catch(() => {});
+  await safeAnnotate(context, message, OUTCOME_ANNOTATION);
 }

@@ -2,6 +2,8 @@ import { dirname } from 'node:path';
 import {
   type AgentDefinition,
   type AgentSettings,
+  agentTrajectoryFormat,
+  type Budget,
   type Case,
   type CaseResult,
   caseBudgetMs,
@@ -10,10 +12,12 @@ import {
   type ResolvedSandbox,
   runCase,
   type Suite,
+  type TrajectoryOptions,
   withSuiteSettings,
 } from '@gz-bench/core/run';
 import type { SlotAddress, WorkerOptions } from '../shared/options.js';
 import { agentPoolKey } from '../shared/slot-protocol.js';
+import { withUserEnv } from '../shared/user-env.js';
 import { CaseBudgetError, runWithinBudget } from './case-budget.js';
 import { cutShortByCancel } from './interrupted-trial.js';
 import { acquireSlot, RunCancelledError } from './slot-client.js';
@@ -79,11 +83,13 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           keep: options.keep,
           signal: controller.signal,
           suiteDir: dirname(plan.file),
+          env: harnessEnv(options),
           allowEnv: options.allowEnv,
           allowSecrets: options.allowSecrets,
           sandbox: plan.sandbox,
           ...(plan.agent && { agent: agentSettings(plan.agent) }),
           ...(plan.agent?.usage && { usage: plan.agent.usage }),
+          ...(plan.agent && trajectoryOf(plan.agent)),
           ...(budgetOf(options) && { budget: budgetOf(options) }),
           trial: plan.trial,
           // The oracle run: the case's own solution plays the agent.
@@ -112,12 +118,27 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
   }
 }
 
+const harnessEnvs = new WeakMap<WorkerOptions, NodeJS.ProcessEnv>();
+
+/** The environment cases draw from: the worker's, with the user's values where Vite and Vitest set theirs. */
+function harnessEnv(options: WorkerOptions): NodeJS.ProcessEnv {
+  let env = harnessEnvs.get(options);
+  if (env === undefined) {
+    env = withUserEnv(process.env, options.userEnv);
+    harnessEnvs.set(options, env);
+  }
+  return env;
+}
+
 /** The run's budget of each trial, when it sets one. */
-function budgetOf(options: WorkerOptions): { maxCostUsd?: number; maxTokens?: number } | undefined {
-  if (options.maxCostUsd === undefined && options.maxTokens === undefined) return undefined;
+function budgetOf(options: WorkerOptions): Budget | undefined {
+  if (options.maxCostUsd === undefined && options.maxTokens === undefined && options.maxTurns === undefined) {
+    return undefined;
+  }
   return {
     ...(options.maxCostUsd !== undefined && { maxCostUsd: options.maxCostUsd }),
     ...(options.maxTokens !== undefined && { maxTokens: options.maxTokens }),
+    ...(options.maxTurns !== undefined && { maxTurns: options.maxTurns }),
   };
 }
 
@@ -133,6 +154,19 @@ function withServedModel(result: TrialResult, agent: AgentDefinition | undefined
   if (same) return result;
   const warning = `agent "${agent?.name}" asked for model ${asked}, and ${served} served it`;
   return { ...result, warnings: [...(result.warnings ?? []), warning] };
+}
+
+/** How the agent's trajectory is read, when its definition names (or implies) a stream format. */
+function trajectoryOf(agent: AgentDefinition): { trajectory: TrajectoryOptions } | undefined {
+  const format = agentTrajectoryFormat(agent);
+  if (format === undefined) return undefined;
+  const { name, preset, model } = agent;
+  return {
+    trajectory: {
+      format,
+      agent: { name, ...(preset !== undefined && { preset }), ...(model !== undefined && { model }) },
+    },
+  };
 }
 
 /** What of the agent's definition shapes its environment and HOME. */

@@ -30,6 +30,11 @@ export interface GzBenchOptions {
    * `GZ_BENCH_AGENTS` (comma-separated). @default every agent
    */
   agentFilter?: string[];
+  /**
+   * Run only these cases: exact ids (`fix-bug` runs no `fix-bug-2`; `(paren` is an id, never a
+   * pattern), or globs such as `fix-*`. Overridden by `GZ_BENCH_CASES` (comma-separated). @default every case
+   */
+  cases?: string[];
   /** Runs of each (agent, case), each in a fresh workspace. Overridden by `GZ_BENCH_TRIALS`. @default 1 */
   trials?: number;
   /** When a cell of several trials passes (see `PassRule`). Overridden by `GZ_BENCH_PASS_RULE`. @default 'majority' */
@@ -44,6 +49,8 @@ export interface GzBenchOptions {
   maxCostUsd?: number;
   /** Ends a trial whose agent reports more tokens (input and output) than this (`overBudget`). Overridden by `GZ_BENCH_MAX_TOKENS`. */
   maxTokens?: number;
+  /** Ends a trial whose agent reports more model replies (turns) than this (`overBudget`). Overridden by `GZ_BENCH_MAX_TURNS`. */
+  maxTurns?: number;
   /**
    * Path of the Markdown scoreboard, relative to the Vitest root (also appended to
    * `$GITHUB_STEP_SUMMARY` when that is set); `false` writes none. Overridden by `GZ_BENCH_MARKDOWN`.
@@ -58,6 +65,12 @@ export interface GzBenchOptions {
   keep?: boolean;
   /** Path of the JSON report, relative to the Vitest root; `false` writes none. Overridden by `GZ_BENCH_REPORT`. @default '.gz-bench/report.json' */
   report?: string | false;
+  /**
+   * Path of the report as one self-contained HTML page (scoreboard, trials, diffs, trajectories),
+   * relative to the Vitest root, written after the JSON report; `false` writes none. Overridden by
+   * `GZ_BENCH_HTML`. @default false
+   */
+  html?: string | false;
   /**
    * Directory of the full output logs of every command (setup, agent, command checks), relative to the
    * Vitest root; `false` writes none. Overridden by `GZ_BENCH_LOGS`. @default '.gz-bench/logs'
@@ -110,16 +123,20 @@ export interface ResolvedGzBenchOptions {
   cmd: string | undefined;
   /** The agents that run, in the order given, filtered; empty when the run has the one `cmd`. */
   agents: AgentDefinition[];
+  /** The cases that run (ids or globs); undefined: every case. */
+  cases: string[] | undefined;
   trials: number;
   passRule: PassRule;
   unsafe: boolean;
   maxCostUsd: number | undefined;
   maxTokens: number | undefined;
+  maxTurns: number | undefined;
   markdown: string | false;
   include: string[];
   timeout: number | undefined;
   keep: boolean;
   report: string | false;
+  html: string | false;
   logs: string | false;
   concurrency: number;
   table: boolean;
@@ -142,6 +159,7 @@ export type WorkerOptions = Pick<
   | 'passRule'
   | 'maxCostUsd'
   | 'maxTokens'
+  | 'maxTurns'
   | 'timeout'
   | 'keep'
   | 'concurrency'
@@ -167,6 +185,11 @@ export type WorkerOptions = Pick<
    * with Vitest's `--bail`, so that a failure stops the run before the next case starts.
    */
   oneTestAtATime?: boolean;
+  /**
+   * The user's own values of the names Vite and Vitest set in workers (null: not set), which the
+   * cases' commands get instead of Vite's (node/user-env.ts).
+   */
+  userEnv?: Record<string, string | null>;
 };
 
 /** How workers reach the run's slot server. */

@@ -17,7 +17,8 @@ export const claudeCode: PresetSpec = {
       '-p --output-format stream-json --verbose --dangerously-skip-permissions',
       model,
       args,
-      '-- {{prompt}}',
+      // The prompt on stdin: any length, where an argument stops at 128 KiB.
+      '< {{promptFile}}',
     ),
   env: {
     // As root, Claude Code refuses --dangerously-skip-permissions unless it is told it is sandboxed.

@@ -38,7 +38,8 @@ export const codex: PresetSpec = {
       `\${OPENAI_BASE_URL:+-c model_provider=${CODEX_PROVIDER} -c "model_providers.${CODEX_PROVIDER}.base_url=$OPENAI_BASE_URL"}`,
       model,
       args,
-      '-- {{prompt}}',
+      // `-` reads the prompt from stdin: any length, where an argument stops at 128 KiB.
+      '- < {{promptFile}}',
     ),
   env: {},
   allowEnv: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_ORGANIZATION', 'OPENAI_PROJECT', 'CODEX_API_KEY'],

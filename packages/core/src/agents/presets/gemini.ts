@@ -9,7 +9,10 @@ const SETTINGS = {
   telemetry: { enabled: false },
 };
 
-/** Gemini CLI headless (`--prompt`), its tools approved by `--yolo`. */
+/**
+ * Gemini CLI headless (the prompt on stdin), its tools approved by `--yolo`; `stream-json` is the
+ * output that carries its tool calls and their results (`json` holds only the final text and totals).
+ */
 export const gemini: PresetSpec = {
   name: 'gemini',
   title: 'Gemini CLI',
@@ -17,7 +20,7 @@ export const gemini: PresetSpec = {
   bin: 'gemini',
   modelFlag: '--model',
   command: ({ bin, model, args }) =>
-    joinCommand(bin, '--output-format json --yolo', model, args, '--prompt={{prompt}}'),
+    joinCommand(bin, '--output-format stream-json --yolo', model, args, '< {{promptFile}}'),
   // A fresh workspace is not a folder the user trusted; headless runs stop there without this.
   env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
   allowEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL'],

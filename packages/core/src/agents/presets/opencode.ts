@@ -32,7 +32,7 @@ export const opencode: PresetSpec = {
   npmPackage: 'opencode-ai',
   bin: 'opencode',
   modelFlag: '--model',
-  command: ({ bin, model, args }) => joinCommand(bin, 'run --format json --auto', model, args, '-- {{prompt}}'),
+  command: ({ bin, model, args }) => joinCommand(bin, 'run --format json --auto', model, args, '< {{promptFile}}'),
   env: {
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     // Language servers it would otherwise download from the network on the first edit of a file.

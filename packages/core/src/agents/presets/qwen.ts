@@ -15,8 +15,7 @@ export const qwen: PresetSpec = {
   npmPackage: '@qwen-code/qwen-code',
   bin: 'qwen',
   modelFlag: '--model',
-  command: ({ bin, model, args }) =>
-    joinCommand(bin, '--output-format json --yolo', model, args, '--prompt={{prompt}}'),
+  command: ({ bin, model, args }) => joinCommand(bin, '--output-format json --yolo', model, args, '< {{promptFile}}'),
   env: {},
   allowEnv: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_MODEL'],
   home: () => [{ path: '.qwen/settings.json', content: `${JSON.stringify(SETTINGS, null, 2)}\n` }],

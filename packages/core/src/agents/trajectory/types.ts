@@ -17,10 +17,8 @@ export interface AtifToolCall {
 export interface AtifObservationResult {
   /** The `tool_call_id` this result answers. */
   source_call_id?: string;
-  /** The result's text, bounded (see `extra.truncated`). */
+  /** The result's text, bounded (its step's `extra.results` says when it was cut). */
   content?: string;
-  /** gz-bench: `is_error` when the tool reported a failure, `truncated` when `content` was cut. */
-  extra?: Record<string, unknown>;
 }
 
 /** Token figures of one step, where the CLI reports them. */
@@ -48,6 +46,11 @@ export interface AtifStep {
   tool_calls?: AtifToolCall[];
   observation?: { results: AtifObservationResult[] };
   metrics?: AtifMetrics;
+  /**
+   * gz-bench: `truncated` (the fields that were cut), and `results`: what ATIF has no field for on a
+   * result, one entry per result that has any, `{ index, source_call_id?, is_error?, truncated? }`
+   * (`index` into `observation.results`).
+   */
   extra?: Record<string, unknown>;
 }
 

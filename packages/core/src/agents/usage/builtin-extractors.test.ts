@@ -45,6 +45,19 @@ describe('built-in extractors on real transcripts', () => {
     });
   });
 
+  it('gemini: the stream-json result’s stats, the model with the most input, replies counted in the stream', async () => {
+    // gemini.shell: four replies (three shell calls, then the text) of 1,200–1,500 input tokens
+    // (200 of them cached on the second) and 30–33 output tokens.
+    expect(await extractUsage(transcriptPath('gemini.shell'), { builtin: 'gemini' }, MAX)).toEqual({
+      inputTokens: 5_400 - 200,
+      outputTokens: 126,
+      cachedInputTokens: 200,
+      model: 'gemini-2.5-pro-served',
+      turns: 4,
+      toolCalls: 3,
+    });
+  });
+
   it('qwen: the result of its one-line array', async () => {
     expect(await extractUsage(transcriptPath('qwen'), { builtin: 'qwen' }, MAX)).toEqual({
       inputTokens: 19_744,
@@ -85,7 +98,7 @@ describe('built-in extractors on real transcripts', () => {
     }
   });
 
-  it('reads a single-document format only when the whole stdout fits in maxBytes', async () => {
+  it('reads a pretty-printed document (gemini -o json) only when it fits in maxBytes', async () => {
     const gemini = transcriptPath('gemini');
     const size = (await readFile(gemini)).length;
     expect(await extractUsage(gemini, { builtin: 'gemini' }, { maxBytes: size })).toMatchObject({ toolCalls: 14 });

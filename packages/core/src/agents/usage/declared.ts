@@ -52,6 +52,8 @@ export function jsonlExtractor(paths: FieldPaths, sum: boolean): RecordExtractor
           }
         },
         finish: () => usage,
+        // Every line is a record as it comes: the figures so far are the usage so far.
+        current: () => ({ ...usage }),
       };
     },
   };

@@ -1,10 +1,12 @@
 import type { Usage } from '../../report/model.js';
 import type { UsageExtractor } from '../definition.js';
+import type { StreamTrajectory } from '../trajectory/builder.js';
+import { trajectoryFormat } from '../trajectory/formats.js';
 import { BUILTIN_EXTRACTORS } from './builtin-extractors.js';
 import { jsonExtractor, jsonlExtractor } from './declared.js';
 import { jsonDocuments } from './json-documents.js';
 import { forEachJsonLine, forEachLine, readWhole } from './read-output.js';
-import type { RecordExtractor } from './reducer.js';
+import type { RecordExtractor, RecordSource } from './reducer.js';
 import { REGEX_TIMEOUT_MS, regexUsage } from './regex-extract.js';
 import { addFigures, finishUsage, USAGE_FIELDS } from './usage-fields.js';
 
@@ -20,6 +22,19 @@ export interface ExtractUsageOptions {
   regexTimeoutMs?: number;
 }
 
+/** What an agent's stdout is read for: its usage, its steps, or both. */
+export interface AgentOutputReading {
+  usage?: UsageExtractor | undefined;
+  /** A stream format's name (see TRAJECTORY_FORMAT_NAMES). */
+  trajectory?: string | undefined;
+}
+
+/** What an agent's stdout said: its usage (undefined when it reports none) and its steps (with a format). */
+export interface AgentOutput {
+  usage: Usage | undefined;
+  stream?: StreamTrajectory;
+}
+
 /**
  * Reads an agent's usage from its whole stdout, saved in `stdoutFile` (stdout only: stderr's warnings
  * never break a JSON document). JSONL formats stream line by line in flat memory; single-document
@@ -32,13 +47,50 @@ export async function extractUsage(
   extractor: UsageExtractor,
   options: ExtractUsageOptions,
 ): Promise<Usage | undefined> {
-  if ('regex' in extractor) {
-    return extractWithRegex(stdoutFile, extractor, options.maxBytes, options.regexTimeoutMs ?? REGEX_TIMEOUT_MS);
-  }
-  return finishUsage(await reduceRecords(stdoutFile, recordExtractor(extractor), options.maxBytes));
+  return (await readAgentOutput(stdoutFile, { usage: extractor }, options)).usage;
 }
 
-function recordExtractor(extractor: Exclude<UsageExtractor, { regex: string }>): RecordExtractor {
+/**
+ * Reads an agent's usage and its steps from its whole stdout in one pass over its records: each
+ * record goes to the usage reducer and to the trajectory format's builder alike (one reader per
+ * CLI). Only a usage read another way (a regular expression, a declared path of another source)
+ * costs a pass of its own. Throws as `extractUsage` does, and for a format that is none.
+ */
+export async function readAgentOutput(
+  stdoutFile: string,
+  reading: AgentOutputReading,
+  options: ExtractUsageOptions,
+): Promise<AgentOutput> {
+  const { usage: extractor } = reading;
+  const format = reading.trajectory === undefined ? undefined : trajectoryFormat(reading.trajectory);
+  if (reading.trajectory !== undefined && format === undefined) {
+    throw new Error(`unknown trajectory format "${reading.trajectory}"`);
+  }
+  const passes = new Map<RecordSource, Array<(record: unknown) => void>>();
+  const feed = (source: RecordSource, add: (record: unknown) => void) => {
+    passes.set(source, [...(passes.get(source) ?? []), add]);
+  };
+  const reducer = extractor === undefined || 'regex' in extractor ? undefined : recordExtractor(extractor);
+  const usageReducer = reducer?.reducer();
+  if (reducer && usageReducer) feed(reducer.source, (record) => usageReducer.add(record));
+  const builder = format?.trajectory();
+  if (format && builder) feed(format.source, (record) => builder.add(record));
+  for (const [source, sinks] of passes) {
+    await forEachRecord(stdoutFile, source, options.maxBytes, (record) => {
+      for (const add of sinks) add(record);
+    });
+  }
+  let usage: Usage | undefined;
+  if (extractor !== undefined && 'regex' in extractor) {
+    usage = await extractWithRegex(stdoutFile, extractor, options.maxBytes, options.regexTimeoutMs ?? REGEX_TIMEOUT_MS);
+  } else if (usageReducer) {
+    usage = finishUsage(usageReducer.finish() ?? {});
+  }
+  return { usage, ...(builder && { stream: builder.finish() }) };
+}
+
+/** How a format of records (built-in or declared) is read: its source and its usage reducer. */
+export function recordExtractor(extractor: Exclude<UsageExtractor, { regex: string }>): RecordExtractor {
   if ('json' in extractor) return jsonExtractor(extractor.json);
   if ('jsonl' in extractor) return jsonlExtractor(extractor.jsonl, extractor.sum === true);
   const builtin = Object.hasOwn(BUILTIN_EXTRACTORS, extractor.builtin)
@@ -49,15 +101,19 @@ function recordExtractor(extractor: Exclude<UsageExtractor, { regex: string }>):
   return builtin;
 }
 
-async function reduceRecords(file: string, extractor: RecordExtractor, maxBytes: number): Promise<Usage> {
-  const reducer = extractor.reducer();
-  if (extractor.source === 'lines') {
-    await forEachJsonLine(file, maxBytes, (record) => reducer.add(record));
-  } else {
-    const text = await readWhole(file, maxBytes);
-    for (const document of text === undefined ? [] : jsonDocuments(text)) reducer.add(document);
+/** Every record of the file from its source: each JSON line, or each JSON document of the whole. */
+async function forEachRecord(
+  file: string,
+  source: RecordSource,
+  maxBytes: number,
+  onRecord: (record: unknown) => void,
+): Promise<void> {
+  if (source === 'lines') {
+    await forEachJsonLine(file, maxBytes, onRecord);
+    return;
   }
-  return reducer.finish() ?? {};
+  const text = await readWhole(file, maxBytes);
+  for (const document of text === undefined ? [] : jsonDocuments(text)) onRecord(document);
 }
 
 /**

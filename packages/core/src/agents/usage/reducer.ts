@@ -12,6 +12,11 @@ export type RecordSource =
 export interface UsageReducer {
   add(record: unknown): void;
   finish(): Usage | undefined;
+  /**
+   * What the records so far report, for a format that reports usage as it goes (per model reply),
+   * so that a budget holds while the agent runs; absent for formats that report only at their end.
+   */
+  current?(): Usage | undefined;
 }
 
 /** How one format's usage is read: where its records come from and how they fold. */

@@ -1,5 +1,6 @@
 import type { RecordExtractor } from '../reducer.js';
 import { claudeStyleReducer } from './claude-style.js';
+import { claudeStyleTrajectory } from './claude-style-trajectory.js';
 
 /**
  * Claude Code, `-p --output-format stream-json --verbose` (or `json`): tokens, cache, cost (its own
@@ -7,4 +8,8 @@ import { claudeStyleReducer } from './claude-style.js';
  * `assistant` messages (else the requested one, the key of `result.modelUsage`); tool calls are the
  * `tool_use` blocks.
  */
-export const claudeCodeUsage: RecordExtractor = { source: 'lines', reducer: claudeStyleReducer };
+export const claudeCodeUsage: RecordExtractor = {
+  source: 'lines',
+  reducer: claudeStyleReducer,
+  trajectory: () => claudeStyleTrajectory({ cacheBesideInput: true }),
+};

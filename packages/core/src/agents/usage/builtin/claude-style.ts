@@ -16,6 +16,9 @@ export function claudeStyleReducer(): UsageReducer {
   // tool call once, by its own id.
   const toolUseIds = new Set<string>();
   let anonymousToolUses = 0;
+  // While it runs, each reply's usage arrives on its messages (once per content block, under the
+  // reply's id; output tokens are a placeholder there): the figures so far, counted once per reply.
+  const replies = new Map<string, { input: number; output: number; cached: number; written: number }>();
   const reducer: UsageReducer = {
     add(record) {
       // Qwen Code's `json` format is one array of these records.
@@ -31,6 +34,17 @@ export function claudeStyleReducer(): UsageReducer {
       if (record.type !== 'assistant' || !isRecord(record.message)) return;
       sawAssistant = true;
       const { message } = record;
+      if (typeof message.id === 'string' && isRecord(message.usage)) {
+        const tokens = message.usage;
+        const figure = (value: unknown, earlier: number | undefined) => Math.max(earlier ?? 0, usageNumber(value) ?? 0);
+        const earlier = replies.get(message.id);
+        replies.set(message.id, {
+          input: figure(tokens.input_tokens, earlier?.input),
+          output: figure(tokens.output_tokens, earlier?.output),
+          cached: figure(tokens.cache_read_input_tokens, earlier?.cached),
+          written: figure(tokens.cache_creation_input_tokens, earlier?.written),
+        });
+      }
       // Sub-agents (parent_tool_use_id set) may run on another model; the main thread's is the served one.
       const main = record.parent_tool_use_id === null || record.parent_tool_use_id === undefined;
       if (main && typeof message.model === 'string' && message.model !== '<synthetic>') model = message.model;
@@ -40,6 +54,20 @@ export function claudeStyleReducer(): UsageReducer {
         if (typeof block.id === 'string') toolUseIds.add(block.id);
         else anonymousToolUses++;
       }
+    },
+    current() {
+      if (result) return reducer.finish();
+      if (replies.size === 0) return undefined;
+      // As the closing result counts them: input without the cache, cache reads and writes beside it.
+      const sum = (pick: (reply: { input: number; output: number; cached: number; written: number }) => number) =>
+        [...replies.values()].reduce((total, reply) => total + pick(reply), 0);
+      return {
+        inputTokens: sum((reply) => reply.input),
+        outputTokens: sum((reply) => reply.output),
+        cachedInputTokens: sum((reply) => reply.cached),
+        cacheWriteTokens: sum((reply) => reply.written),
+        turns: replies.size,
+      };
     },
     finish() {
       const usage: Usage = {};

@@ -2,6 +2,7 @@ import type { Usage } from '../../../report/model.js';
 import { isRecord } from '../json-path.js';
 import type { RecordExtractor } from '../reducer.js';
 import { addFigures, usageNumber } from '../usage-fields.js';
+import { codexTrajectory } from './codex-trajectory.js';
 
 /** Items of `codex exec --json` that are the agent's tool calls. */
 const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search']);
@@ -13,6 +14,7 @@ const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call',
  */
 export const codexUsage: RecordExtractor = {
   source: 'lines',
+  trajectory: codexTrajectory,
   reducer() {
     const usage: Usage = {};
     let toolCalls = 0;

@@ -1,7 +1,8 @@
 import type { Usage } from '../../../report/model.js';
 import { isRecord } from '../json-path.js';
-import type { RecordExtractor } from '../reducer.js';
+import type { RecordExtractor, UsageReducer } from '../reducer.js';
 import { addFigures, usageNumber } from '../usage-fields.js';
+import { opencodeTrajectory } from './opencode-trajectory.js';
 
 /**
  * opencode, `run --format json` (JSONL): tokens and cost summed over every `step_finish` (one per
@@ -17,7 +18,7 @@ export const opencodeUsage: RecordExtractor = {
     let cost = 0;
     const toolCalls = new Set<string>();
     let anonymousToolCalls = 0;
-    return {
+    const reducer: UsageReducer = {
       add(record) {
         if (!isRecord(record) || !isRecord(record.part)) return;
         const { part } = record;
@@ -45,8 +46,12 @@ export const opencodeUsage: RecordExtractor = {
           toolCalls: toolCalls.size + anonymousToolCalls,
         };
       },
+      // Each model call's figures arrive with its step_finish: the sums so far are the usage so far.
+      current: () => reducer.finish(),
     };
+    return reducer;
   },
+  trajectory: opencodeTrajectory,
 };
 
 function add(

@@ -1,5 +1,6 @@
 import type { RecordExtractor } from '../reducer.js';
 import { claudeStyleReducer } from './claude-style.js';
+import { claudeStyleTrajectory } from './claude-style-trajectory.js';
 
 /**
  * Qwen Code, `-o json`: one line holding a JSON array of Claude-style messages (or, with
@@ -7,4 +8,8 @@ import { claudeStyleReducer } from './claude-style.js';
  * `result.stats.tools.totalCalls`, the model from its `assistant` messages (the requested one: Qwen
  * Code does not report the served model).
  */
-export const qwenUsage: RecordExtractor = { source: 'documents', reducer: claudeStyleReducer };
+export const qwenUsage: RecordExtractor = {
+  source: 'documents',
+  reducer: claudeStyleReducer,
+  trajectory: () => claudeStyleTrajectory({ cacheBesideInput: false }),
+};

@@ -4,8 +4,24 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 
-/** Real agent stdout captured from the CLIs by the offline end-to-end tests (test/agents). */
-export function transcriptPath(name: 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'opencode'): string {
+/** A recorded transcript: a preset's long conversation, or (`.shell`) its shell conversation. */
+export type TranscriptName =
+  | 'claude-code'
+  | 'codex'
+  | 'gemini'
+  | 'qwen'
+  | 'opencode'
+  | 'claude-code.shell'
+  | 'codex.shell'
+  | 'gemini.shell'
+  | 'qwen.shell'
+  | 'opencode.shell';
+
+/**
+ * Real agent stdout captured from the CLIs by the offline end-to-end tests (test/agents; the
+ * `.shell` ones are re-recorded with GZ_BENCH_RECORD_TRANSCRIPTS=1).
+ */
+export function transcriptPath(name: TranscriptName): string {
   return fileURLToPath(new URL(`./transcripts/${name}.stdout`, import.meta.url));
 }
 
