@@ -98,7 +98,11 @@ describe('usage through vitest run with the plugin', () => {
     expect(result.exitCode, output(result)).toBe(1);
     const report = await readReport(p.dir, 'out/report.json');
     expect(report.results.map((row) => [row.agentName, row.outcome, row.error])).toEqual([
-      ['big', 'overBudget', 'the agent reported 3150 tokens, over the budget of 2000 (maxTokens); it was stopped as its output reported it'],
+      [
+        'big',
+        'overBudget',
+        'the agent reported 3150 tokens, over the budget of 2000 (maxTokens); it was stopped as its output reported it',
+      ],
       ['small', 'passed', undefined],
     ]);
     expect(report.results[0]?.checkResults).toEqual([
