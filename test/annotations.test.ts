@@ -76,11 +76,10 @@ describe.concurrent('trials as Vitest annotations', () => {
       const text = await htmlAttachmentText(p.dir, log);
       expect(text).toBe(await rowFile(p.dir, row.agent?.log));
       expect(text).toContain(id === 'wrong' ? 'one' : 'done');
-      // Once rows carry them, the diff and the trajectory ride along the same way.
-      if (row.changes?.file !== undefined) {
-        const diff = annotationOf(annotations, 'gz-bench.changes', 'changes');
-        expect(await htmlAttachmentText(p.dir, diff)).toBe(await rowFile(p.dir, row.changes.file));
-      }
+      // The diff rides along the same way, and the trajectory where the agent's stream gives one.
+      expect(row.changes?.file).toBeDefined();
+      const diff = annotationOf(annotations, 'gz-bench.changes', 'changes');
+      expect(await htmlAttachmentText(p.dir, diff)).toBe(await rowFile(p.dir, row.changes?.file));
       if (row.trajectory?.file !== undefined) {
         const trajectory = annotationOf(annotations, 'gz-bench.trajectory', 'trajectory');
         expect(await htmlAttachmentText(p.dir, trajectory)).toBe(await rowFile(p.dir, row.trajectory.file));
@@ -169,8 +168,10 @@ describe.concurrent('trials as Vitest annotations', () => {
     expect(listed(wrong).filter((line) => /outcome|trial|log/.test(line))).toEqual([
       'gz-bench.outcome: 0/2 passed: failed, failed',
       'gz-bench.trial: trial 1 failed: output does not match /^uno$/m',
+      'gz-bench.changes: trial 1 changes (text/x-diff)',
       'gz-bench.log: trial 1 agent log (text/plain)',
       'gz-bench.trial: trial 2 failed: output does not match /^uno$/m',
+      'gz-bench.changes: trial 2 changes (text/x-diff)',
       'gz-bench.log: trial 2 agent log (text/plain)',
     ]);
   });

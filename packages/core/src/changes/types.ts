@@ -39,6 +39,6 @@ export interface WorkspaceChanges {
   diffBytes: number;
   /** The diff was cut at `changes.maxDiffKB`: it says so at its end. */
   truncated?: true;
-  /** Patterns of paths left out of the comparison (the suite's `changes.exclude`). */
+  /** Patterns of paths left out of the comparison: `.git`, always, then the suite's `changes.exclude`. */
   excluded?: string[];
 }
