@@ -75,7 +75,17 @@ describe('changes.diff of a real run', { timeout: 90_000 }, () => {
       ...FIXTURE,
     });
     const result = await runCli(
-      ['run', 'suite.json', '--sandbox', 'none', '--logs', 'logs', '--cmd', `sh ${sh(join(p.dir, 'agent.sh'))} ${sh(join(p.dir, 'cmp'))}`, '--json'],
+      [
+        'run',
+        'suite.json',
+        '--sandbox',
+        'none',
+        '--logs',
+        'logs',
+        '--cmd',
+        `sh ${sh(join(p.dir, 'agent.sh'))} ${sh(join(p.dir, 'cmp'))}`,
+        '--json',
+      ],
       { cwd: p.dir },
     );
     expect(result.exitCode, output(result)).toBe(0);
