@@ -4,6 +4,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { copyFixture } from '@gz-bench/core';
+import { changesRow } from './changes.mjs';
 import { writeFixtureTree } from './fixture-tree.mjs';
 import { scaled } from './options.mjs';
 import { runProblem } from './report.mjs';
@@ -16,7 +17,7 @@ import { TRIVIAL_CMD, trivialCase } from './trivial.mjs';
 const TARGET = 1.0;
 const CASES_WITH_REPO = 4;
 
-/** Rows 3.1 and 3.2. */
+/** Rows 3.1 and 3.2, and 3.3: the changes of a trial on the same fixture (changes.mjs). */
 export async function fixtureRows(context) {
   const { options, work } = context;
   const dir = await work.dir('fixture');
@@ -71,7 +72,11 @@ export async function fixtureRows(context) {
     target: `≤ ${TARGET}× \`cp -r\``,
     met: coreMs / cpMs <= TARGET,
   });
-  return [copyRow, await wholeCaseRow(context, dir, fixture, tree, cpMs)];
+  return [
+    copyRow,
+    await wholeCaseRow(context, dir, fixture, tree, cpMs),
+    await changesRow(context, { dir, fixture, tree, copyMs: coreMs }),
+  ];
 }
 
 /** Row 3.2: the cost a `repo` adds to a whole case run by the CLI, per case. */

@@ -7,7 +7,6 @@ import { copyFixture } from '../workspace/copy-fixture.js';
 import { removeTree } from '../workspace/remove-tree.js';
 import { makeFifo, writeTree } from '../workspace/test-support/fs-tree.js';
 import { compareWorkspace } from './compare.js';
-import { clearFixtureHashes } from './file-content.js';
 import { renderChanges } from './render-diff.js';
 import { type ChangesSetting, resolveChanges } from './settings.js';
 import { changesFence, type SnapshotPlan, takeSnapshot } from './snapshot.js';
@@ -22,7 +21,6 @@ beforeEach(async () => {
   workspace = join(root, 'workspace');
   fixture = join(root, 'fixture');
   await mkdir(workspace);
-  clearFixtureHashes();
 });
 afterEach(async () => {
   await removeTree(root);
@@ -133,6 +131,8 @@ describe('what the agent changed', () => {
     const snapshot = await takeSnapshot(workspace, plan);
     expect(snapshot.keptBytes).toBe(0);
     expect(snapshot.entries.get('f.txt')?.source).toBe('fixture');
+    // Nor the fixture's file: its identity says it is unchanged, until a comparison needs its bytes.
+    expect(snapshot.entries.get('f.txt')?.hash).toBeUndefined();
   });
 
   it('does not trust a fixture or a kept copy the agent rewrote: the earlier content is said not to be kept', async () => {

@@ -1,7 +1,14 @@
 import type { Stats } from 'node:fs';
 import { excludeMatcher } from './exclude.js';
 import { hashFile } from './file-content.js';
-import { entryOf, MAX_ENTRIES, readTarget, type SnapshotEntry, type WorkspaceSnapshot } from './snapshot.js';
+import {
+  entryOf,
+  hashBefore,
+  MAX_ENTRIES,
+  readTarget,
+  type SnapshotEntry,
+  type WorkspaceSnapshot,
+} from './snapshot.js';
 import { type EntryKind, type WalkProblem, walkTree } from './tree-walk.js';
 import type { ChangeStatus } from './types.js';
 
@@ -56,7 +63,7 @@ export async function compareWorkspace(snapshot: WorkspaceSnapshot): Promise<Com
         changes.push({ key, status: 'added', after });
         return;
       }
-      const change = compareEntry(before, after);
+      const change = compareEntry(before, after, () => hashBefore(snapshot, key, before));
       if (change !== undefined) changes.push({ key, status: 'modified', before, after, ...change });
     },
   });
@@ -76,7 +83,11 @@ export async function compareWorkspace(snapshot: WorkspaceSnapshot): Promise<Com
 }
 
 /** How a path that is no directory on either side changed, or undefined when it did not. */
-function compareEntry(before: SnapshotEntry, after: AfterEntry): { modeOnly?: true } | undefined {
+function compareEntry(
+  before: SnapshotEntry,
+  after: AfterEntry,
+  beforeHash: () => string | undefined,
+): { modeOnly?: true } | undefined {
   if (before.kind !== after.kind) return {};
   if (before.kind === 'symlink') return before.target === after.target ? undefined : {};
   if (before.kind === 'special') return kindBits(before.mode) === kindBits(after.mode) ? undefined : {};
@@ -92,7 +103,7 @@ function compareEntry(before: SnapshotEntry, after: AfterEntry): { modeOnly?: tr
   // Same size, another lstat: the content decides. The read is bounded by the size setup left.
   const hash = hashFile(after.path, after.stats);
   if (hash !== undefined) after.hash = hash;
-  const sameContent = hash !== undefined && hash === before.hash;
+  const sameContent = hash !== undefined && hash === beforeHash();
   if (sameContent) return sameMode ? undefined : { modeOnly: true };
   return {};
 }

@@ -78,32 +78,9 @@ function openSeen(path: Buffer | string, seen: Stats): number | undefined {
 }
 
 /**
- * Content hashes of fixture files, kept for the life of the process: every trial of a case copies the
- * same fixture, so after the first only `lstat` is needed. Keyed by path, size, mtime, ctime and
- * inode: a fixture file rewritten since has another ctime (which no unprivileged process can set),
- * and is hashed again.
+ * What tells that a file was not written since it was seen: its device, inode, size, mtime and ctime.
+ * No unprivileged process can write a file without moving its ctime, nor set a ctime back.
  */
-const fixtureHashes = new Map<string, string>();
-/** Entries kept at most: some 150 bytes each, so a few fixtures of 5,000 files cost about 1 MiB. */
-export const FIXTURE_HASHES_MAX = 100_000;
-
-/** The content hash of the fixture file at `path` as `stats` describes it, from the cache when it can be. */
-export function fixtureHash(path: Buffer, stats: Stats): string | undefined {
-  const key = `${path.toString('latin1')}\0${stats.size}\0${stats.mtimeMs}\0${stats.ctimeMs}\0${stats.ino}\0${stats.dev}`;
-  const cached = fixtureHashes.get(key);
-  if (cached !== undefined) return cached;
-  const hash = hashFile(path, stats);
-  if (hash === undefined) return undefined;
-  if (fixtureHashes.size >= FIXTURE_HASHES_MAX) {
-    // The oldest first: a Map iterates in insertion order.
-    const oldest = fixtureHashes.keys().next().value;
-    if (oldest !== undefined) fixtureHashes.delete(oldest);
-  }
-  fixtureHashes.set(key, hash);
-  return hash;
-}
-
-/** Forgets every cached fixture hash (for measurements of a first trial). */
-export function clearFixtureHashes(): void {
-  fixtureHashes.clear();
+export function identityOf(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }

@@ -1,6 +1,5 @@
 export { compareWorkspace } from './compare.js';
 export { type ExcludeMatcher, excludeMatcher } from './exclude.js';
-export { clearFixtureHashes } from './file-content.js';
 export { recordChanges } from './record.js';
 export { MAX_LISTED_FILES, renderChanges } from './render-diff.js';
 export {

@@ -1,8 +1,7 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { type Change, type Comparison, kindName } from './compare.js';
 import { hashBytes, readBounded } from './file-content.js';
-import type { SnapshotEntry, WorkspaceSnapshot } from './snapshot.js';
-import { pathOf } from './tree-walk.js';
+import { type SnapshotEntry, unchangedFixtureFile, type WorkspaceSnapshot } from './snapshot.js';
 import type { ChangedFile, WorkspaceChanges } from './types.js';
 import { unifiedHunks } from './unified-diff.js';
 
@@ -170,7 +169,7 @@ export function quote(name: string): string {
   return `"${escaped}"`;
 }
 
-/** Reads content before the agent back, from the fixture or the kept file, only as long as it still has the snapshot's hash. */
+/** Reads content before the agent back: from the fixture while its file is unchanged, or from the kept file while it has the snapshot's hash. */
 class BeforeReader {
   #kept: number | undefined | null = null;
 
@@ -179,7 +178,10 @@ class BeforeReader {
   read(key: string, entry: SnapshotEntry, maxBytes: number): Buffer | 'tooLarge' | undefined {
     if (entry.size > maxBytes) return 'tooLarge';
     const content = this.#content(key, entry, maxBytes);
-    return content !== undefined && entry.hash !== undefined && hashBytes(content) === entry.hash ? content : undefined;
+    if (content === undefined) return undefined;
+    // A fixture file still of its identity needs no hash; any other content must still have its hash.
+    if (entry.source === 'fixture' && entry.hash === undefined) return content;
+    return entry.hash !== undefined && hashBytes(content) === entry.hash ? content : undefined;
   }
 
   close(): void {
@@ -190,16 +192,12 @@ class BeforeReader {
   #content(key: string, entry: SnapshotEntry, maxBytes: number): Buffer | undefined {
     const { source } = entry;
     if (source === 'fixture') {
-      const fixture = this.snapshot.plan.fixture;
-      if (fixture === undefined) return undefined;
-      const path = pathOf(Buffer.from(fixture.dir), key);
-      try {
-        const stats = lstatSync(path);
-        const content = stats.isFile() ? readBounded(path, stats, maxBytes) : undefined;
-        return Buffer.isBuffer(content) ? content : undefined;
-      } catch {
-        return undefined;
-      }
+      const file = unchangedFixtureFile(this.snapshot, key, entry);
+      const content = file === undefined ? undefined : readBounded(file.path, file.stats, maxBytes);
+      // Still unchanged after the read: nothing wrote it meanwhile.
+      return Buffer.isBuffer(content) && unchangedFixtureFile(this.snapshot, key, entry) !== undefined
+        ? content
+        : undefined;
     }
     if (source === undefined) return undefined;
     const fd = this.#keptFd();

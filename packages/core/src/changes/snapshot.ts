@@ -10,7 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { excludeMatcher } from './exclude.js';
-import { fixtureHash, hashBytes, hashFile, readBounded } from './file-content.js';
+import { hashBytes, hashFile, identityOf, readBounded } from './file-content.js';
 import type { ResolvedChanges } from './settings.js';
 import { type EntryKind, pathOf, type WalkProblem, walkTree } from './tree-walk.js';
 
@@ -21,12 +21,12 @@ import { type EntryKind, pathOf, type WalkProblem, walkTree } from './tree-walk.
 // The content before the agent comes from the fixture, without copying the workspace: a copy would
 // cost as much as the fixture copy itself (the budget is a fifth of it). A workspace file is the
 // fixture's copy when its ctime is older than a fence taken right after the copy (no process can set
-// a ctime back) and the fixture file has not changed since a fence taken before the copy: then its
-// hash is the fixture file's, cached for the process (every trial of a case copies the same fixture),
-// and its content is not even read. Files setup made or changed are hashed and, within bounds, their
-// content appended to one file in the case area (one file, not one per entry: creating inodes is what
-// a copy costs). At the comparison, content from either place is used only if it still hashes to the
-// snapshot's hash: the agent can write to the fixture and the case area too.
+// a ctime back) and the fixture file has not changed since a fence taken before the copy: then the
+// snapshot keeps the fixture file's identity (`identityOf`), and neither file is read. Files setup
+// made or changed are hashed and, within bounds, their content appended to one file in the case area
+// (one file, not one per entry: creating inodes is what a copy costs). At the comparison, content
+// from the fixture is used only while its file still has that identity, and content from the case
+// area only if it still hashes to the snapshot's hash: the agent can write to both.
 
 /** Where the fixture was copied from, and the fences around the copy (ctimes, see `changesFence`). */
 export interface FixtureOrigin {
@@ -53,8 +53,13 @@ export interface SnapshotEntry {
   mtimeMs: number;
   ctimeMs: number;
   ino: number;
-  /** Regular files: the SHA-256 of the content (base64); absent when it could not be read. */
+  /**
+   * Regular files: the SHA-256 of the content (base64); absent when it could not be read, and for the
+   * fixture's copies until the comparison needs it (see `hashBefore`).
+   */
   hash?: string;
+  /** Regular files copied from the fixture: the fixture file's identity then (`identityOf`). */
+  fixtureIdentity?: string;
   /** Symbolic links: the target's bytes as latin1. */
   target?: string;
   /** Regular files: `fixture` (the fixture's file at the same path), or where it is in the kept file. */
@@ -110,7 +115,8 @@ export async function takeSnapshot(workspace: string, plan: SnapshotPlan): Promi
               ? undefined
               : fixtureMatch(plan.fixture as FixtureOrigin, pathOf(fixtureRoot, key), path, stats);
           if (fromFixture !== undefined) {
-            entry.hash = fromFixture;
+            entry.fixtureIdentity = fromFixture.identity;
+            if (fromFixture.hash !== undefined) entry.hash = fromFixture.hash;
             entry.source = 'fixture';
           } else if (stats.size <= plan.settings.maxFileBytes && snapshot.keptBytes + stats.size <= KEPT_MAX_BYTES) {
             const content = readBounded(path, stats, plan.settings.maxFileBytes);
@@ -141,10 +147,16 @@ export async function takeSnapshot(workspace: string, plan: SnapshotPlan): Promi
   return snapshot;
 
   /**
-   * The content hash when the workspace file at this path is the fixture's: copied from a fixture file
-   * that has not changed since before the copy, and unchanged since (or changed back to the same bytes).
+   * The fixture file's identity when the workspace file at this path is its copy: copied from a
+   * fixture file that has not changed since before the copy, and unchanged since (or changed back to
+   * the same bytes, which are then hashed).
    */
-  function fixtureMatch(origin: FixtureOrigin, fixturePath: Buffer, path: Buffer, stats: Stats): string | undefined {
+  function fixtureMatch(
+    origin: FixtureOrigin,
+    fixturePath: Buffer,
+    path: Buffer,
+    stats: Stats,
+  ): { identity: string; hash?: string } | undefined {
     let fixture: Stats | undefined;
     try {
       fixture = lstatSync(fixturePath, { throwIfNoEntry: false });
@@ -153,13 +165,43 @@ export async function takeSnapshot(workspace: string, plan: SnapshotPlan): Promi
     }
     if (fixture === undefined || !fixture.isFile() || fixture.size !== stats.size) return undefined;
     if (fixture.ctimeMs >= origin.fenceBefore) return undefined;
-    const hash = fixtureHash(fixturePath, fixture);
-    if (hash === undefined) return undefined;
-    if (stats.ctimeMs < origin.fenceAfter) return hash;
+    const identity = identityOf(fixture);
+    if (stats.ctimeMs < origin.fenceAfter) return { identity };
     // Changed at or after the copy's last tick (the clock is coarse: a copy's last files share the
     // fence's tick): the same bytes count, whoever wrote them.
-    return hashFile(path, stats) === hash ? hash : undefined;
+    const hash = hashFile(fixturePath, fixture);
+    return hash !== undefined && hashFile(path, stats) === hash ? { identity, hash } : undefined;
   }
+}
+
+/** The fixture file an entry was copied from, while it still has the identity it had then. */
+export function unchangedFixtureFile(
+  snapshot: WorkspaceSnapshot,
+  key: string,
+  entry: SnapshotEntry,
+): { path: Buffer; stats: Stats } | undefined {
+  const origin = snapshot.plan.fixture;
+  if (entry.fixtureIdentity === undefined || origin === undefined) return undefined;
+  const path = pathOf(Buffer.from(origin.dir), key);
+  try {
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    return stats?.isFile() && identityOf(stats) === entry.fixtureIdentity ? { path, stats } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The content hash of an entry as setup left it: its own, or for a fixture's copy the hash of the
+ * fixture file, read now, while that file is unchanged (before and after the read).
+ */
+export function hashBefore(snapshot: WorkspaceSnapshot, key: string, entry: SnapshotEntry): string | undefined {
+  if (entry.hash !== undefined) return entry.hash;
+  const file = unchangedFixtureFile(snapshot, key, entry);
+  if (file === undefined) return undefined;
+  const hash = hashFile(file.path, file.stats);
+  if (hash !== undefined && unchangedFixtureFile(snapshot, key, entry) !== undefined) entry.hash = hash;
+  return entry.hash;
 }
 
 /** The fields of an lstat the snapshot keeps. */
