@@ -213,6 +213,52 @@ describe.skipIf(noBrowser)(`the HTML viewer in Chromium${noBrowser ? ` (skipped:
     expect(page.errors).toEqual([]);
   });
 
+  it('shows the diff a real run wrote: gz-bench run --html, a click on the cell', async ({ expect }) => {
+    const temp = await project({
+      'bench/fix.bench.json': {
+        name: 'fix',
+        cases: [
+          {
+            id: 'greet',
+            prompt: 'fix the greeting',
+            setup: ['printf "const greeting = \'helo\';\\nexport default greeting;\\n" > greet.js'],
+            checks: [{ kind: 'fileContains', path: 'greet.js', text: "'hello'" }],
+          },
+        ],
+      },
+    });
+    const run = await runCli(
+      [
+        'run',
+        'bench/fix.bench.json',
+        '--cmd',
+        'sed -i s/helo/hello/ greet.js && echo fixed > NOTES.md',
+        '--sandbox',
+        'none',
+        '--logs',
+        'logs',
+        '--html',
+        'page.html',
+      ],
+      { cwd: temp.dir },
+    );
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const page = await browser.open(pathToFileURL(join(temp.dir, 'page.html')).href);
+    await page.locator('table.grid button.cell').first().click();
+    const drawer = page.locator('#drawer');
+    await drawer.waitFor({ state: 'visible' });
+    expect(await drawer.locator('.diff .del').allTextContents()).toEqual(["-const greeting = 'helo';"]);
+    expect(await drawer.locator('.diff .add').allTextContents()).toEqual(['+fixed', "+const greeting = 'hello';"]);
+    expect(await drawer.locator('table.files tbody tr').allTextContents()).toEqual([
+      'NOTES.mdadded+1−0',
+      'greet.jsmodified+1−1',
+    ]);
+    expect(await drawer.locator('a', { hasText: 'changes.diff' }).getAttribute('href')).toMatch(
+      /^logs\/bench_fix\.bench\.json-[0-9a-f]{12}\/greet\/changes\.diff$/,
+    );
+    expect(page.errors).toEqual([]);
+  });
+
   it('opens a report of 10,000 rows, and a click and a filter respond', async ({ expect }) => {
     const temp = await project();
     const report = await writeBigReport(temp.dir, 10_000);
