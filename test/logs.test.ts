@@ -81,7 +81,12 @@ async function expectWholeLogs(
     expect(await readFile(join(dir, caseDir, 'setup-1.log'), 'utf8')).toBe('setting up\n');
     expect(result.checkResults[1]?.log).toBe(`${caseDir}/check-2.log`);
     expect(await readFile(join(dir, caseDir, 'check-2.log'), 'utf8')).toBe('checked\non stderr\n');
-    expect((await readdir(join(dir, caseDir))).sort()).toEqual(['agent.log', 'check-2.log', 'setup-1.log']);
+    expect((await readdir(join(dir, caseDir))).sort()).toEqual([
+      'agent.log',
+      'changes.diff',
+      'check-2.log',
+      'setup-1.log',
+    ]);
   }
   expect(caseDirs.size).toBe(HOSTILE_IDS.length);
   // Nothing of a case id made a directory anywhere else.

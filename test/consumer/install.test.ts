@@ -351,14 +351,18 @@ for (const lane of LANES) {
         ['says-no', 'no', 'failed: output does not match /^yes$/m'],
       ] as const) {
         const annotations = seen[id] ?? [];
-        expect(annotations.map((a) => `${a.type}: ${a.message}`).slice(0, 3), JSON.stringify(seen)).toEqual([
+        expect(annotations.map((a) => `${a.type}: ${a.message}`).slice(0, 4), JSON.stringify(seen)).toEqual([
           `gz-bench.outcome: ${outcome.split(':')[0]}`,
           `gz-bench.trial: ${outcome}`,
+          'gz-bench.changes: changes',
           'gz-bench.log: agent log',
         ]);
-        const copy = annotations[2]?.attachment?.path ?? '';
+        const diff = annotations[2]?.attachment?.path ?? '';
+        expect(dirname(diff)).toBe(attachmentsDir);
+        expect(annotations[2]?.attachment?.contentType).toBe('text/x-diff');
+        const copy = annotations[3]?.attachment?.path ?? '';
         expect(dirname(copy)).toBe(attachmentsDir);
-        expect(annotations[2]?.attachment?.contentType).toBe('text/plain');
+        expect(annotations[3]?.attachment?.contentType).toBe('text/plain');
         expect(await readFile(copy, 'utf8')).toMatch(new RegExp(`^${word}$`, 'm'));
       }
     });

@@ -9,7 +9,7 @@ import { makeFifo, writeTree } from '../workspace/test-support/fs-tree.js';
 import { compareWorkspace } from './compare.js';
 import { renderChanges } from './render-diff.js';
 import { type ChangesSetting, resolveChanges } from './settings.js';
-import { changesFence, type SnapshotPlan, takeSnapshot } from './snapshot.js';
+import { changesFence, type FixtureOrigin, type SnapshotPlan, takeSnapshot } from './snapshot.js';
 import { gnuDiff, withoutNotes } from './test-support/gnu-diff.js';
 
 let root: string;
@@ -27,7 +27,12 @@ afterEach(async () => {
 });
 
 /** A plan as run-case makes one: fences around the copy of `fixture`, when there is one. */
-async function prepare(options: { files?: Record<string, string | [string, number]>; setting?: ChangesSetting }) {
+async function prepare(options: {
+  files?: Record<string, string | [string, number]>;
+  setting?: ChangesSetting;
+  /** A tick of the clock between the copy and the fence after it, so no copied file shares the fence's tick. */
+  settled?: boolean;
+}) {
   let fixtureOrigin: SnapshotPlan['fixture'];
   if (options.files !== undefined) {
     await writeTree(fixture, options.files);
@@ -35,6 +40,7 @@ async function prepare(options: { files?: Record<string, string | [string, numbe
     await new Promise((resolve) => setTimeout(resolve, 20));
     const fenceBefore = changesFence(join(root, 'fence'));
     await copyFixture(fixture, workspace);
+    if (options.settled) await new Promise((resolve) => setTimeout(resolve, 20));
     fixtureOrigin = { dir: fixture, fenceBefore, fenceAfter: changesFence(join(root, 'fence')) };
   }
   const settings = resolveChanges(options.setting ?? {});
@@ -127,12 +133,18 @@ describe('what the agent changed', () => {
   });
 
   it('takes the content of copied files from the fixture without reading the workspace copy or keeping one', async () => {
-    const plan = await prepare({ files: { 'f.txt': text(5) } });
+    const plan = await prepare({ files: { 'f.txt': text(5) }, settled: true });
     const snapshot = await takeSnapshot(workspace, plan);
     expect(snapshot.keptBytes).toBe(0);
     expect(snapshot.entries.get('f.txt')?.source).toBe('fixture');
     // Nor the fixture's file: its identity says it is unchanged, until a comparison needs its bytes.
     expect(snapshot.entries.get('f.txt')?.hash).toBeUndefined();
+    // A copy in the fence's own tick could have been written after it: its bytes are compared, once.
+    const sameTick = await takeSnapshot(workspace, {
+      ...plan,
+      fixture: { ...(plan.fixture as FixtureOrigin), fenceAfter: 0 },
+    });
+    expect(sameTick.entries.get('f.txt')).toMatchObject({ source: 'fixture', hash: expect.any(String) });
   });
 
   it('does not trust a fixture or a kept copy the agent rewrote: the earlier content is said not to be kept', async () => {
