@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentPath, REPO_ROOT } from './support/paths.js';
 import { readPidFile, waitUntilEmpty, waitUntilEnded } from './support/processes.js';
 
-// A family case's tool server has a socket directory beside the case area: a harness that ends while
+// A family case's tool server has a FIFO directory beside the case area: a harness that ends while
 // the agent runs leaves neither behind, its guardian removes both after a SIGKILL, and one killed with
 // its guardian leaves nothing the next run's cleanup does not remove.
 
@@ -37,7 +37,7 @@ describe('a family case whose harness ends while the agent runs', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('on Ctrl-C removes the case area and the tool server socket directory', async () => {
+  it('on Ctrl-C removes the case area and the tool server FIFO directory', async () => {
     const parent = join(dir, 'tmp');
     await mkdir(parent);
     const run = harness(join(dir, 'pids'), parent);
@@ -62,7 +62,7 @@ describe('a family case whose harness ends while the agent runs', () => {
     expect(await waitUntilEmpty(parent)).toEqual([]);
   });
 
-  it('killed with its guardian, leaves a socket directory that the next run removes', async () => {
+  it('killed with its guardian, leaves a FIFO directory that the next run removes', async () => {
     const parent = join(dir, 'tmp');
     await mkdir(parent);
     const run = harness(join(dir, 'pids'), parent);

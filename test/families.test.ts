@@ -11,7 +11,7 @@ import { runCli, runVitest } from './support/run.js';
 
 // Generated task families end to end: the scripted family solver (fixtures/agents/family-solver.mjs)
 // and its sloppy modes, through the CLI in both sandbox modes and through the plugin. Every run gets
-// a private TMPDIR, which holds the case areas and the tool servers' sockets, so that what a run
+// a private TMPDIR, which holds the case areas and the tool servers' FIFOs, so that what a run
 // leaves behind is seen.
 
 const cleanup = cleanupAfterAll();
@@ -73,7 +73,7 @@ const row = (report: Report, id: string): ReportResult => {
 
 describe.each(SANDBOXES)('families through the CLI, --sandbox %s', (sandbox) => {
   it('a careful agent passes every size; calls, faults and concurrency are what it did', async ({ expect }) => {
-    // Under bwrap without network too: the socket is a path on the read-only host, not an abstract one.
+    // Under bwrap without network too: the FIFOs are paths on the read-only host.
     const suite =
       sandbox === 'bwrap'
         ? { ...SUITE, families: SUITE.families.map((family) => ({ ...family, network: false })) }
@@ -121,7 +121,7 @@ describe.each(SANDBOXES)('families through the CLI, --sandbox %s', (sandbox) => 
     ]);
     expect(markdown).toContain('## gz-bench sweep');
     expect(markdown).toContain('| faults | 5 | - | 20 | 20 | - | 1 | 5/5 | pass |');
-    // Every case area and every tool server's socket directory is gone.
+    // Every case area and every tool server's FIFO directory is gone.
     expect(left).toEqual([]);
   }, 240_000);
 
@@ -153,7 +153,7 @@ describe.each(SANDBOXES)('families through the CLI, --sandbox %s', (sandbox) => 
     // A file the same search must find, so that finding nothing means something.
     const sentinel = 'sentinel-needle-3141592653';
     const reversed = [...needles, sentinel].map((needle) => [...needle].reverse().join(''));
-    // The project holds the suite file, the run's TMPDIR (case areas, the tool servers' sockets) and the report.
+    // The project holds the suite file, the run's TMPDIR (case areas, the tool servers' FIFOs) and the report.
     const { result, report } = await runFamilies(
       sandbox,
       (dir) => `node '${SNOOP}' ${reversed.join(' ')} -- '${dir}'`,

@@ -29,6 +29,8 @@ const ROW_IDS = [
   '5.2',
   '6.1',
   '6.2',
+  '7.1',
+  '7.2',
 ];
 const RESULTS = ['met', 'MISSED', 'info', 'n/a'];
 

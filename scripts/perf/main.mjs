@@ -13,6 +13,7 @@ import { watchOthers } from './others-load.mjs';
 import { overheadRows } from './overhead.mjs';
 import { renderDocument, renderTable } from './render.mjs';
 import { measuredEnv, runGzBench } from './spawn.mjs';
+import { toolCallRows } from './tool-calls.mjs';
 import { viewerRows } from './viewer.mjs';
 import { vitestStartupRows } from './vitest-startup.mjs';
 import { createWorkRoot, leftoverProcesses } from './workroot.mjs';
@@ -48,6 +49,7 @@ try {
     4: () => memoryRows(context),
     5: () => loadingRows(context),
     6: () => viewerRows(context),
+    7: () => toolCallRows(context),
   };
   const rows = [];
   for (const group of options.only) rows.push(...(await groups[group]()));

@@ -7,7 +7,7 @@ import { readAgentOutput } from '../agents/usage/extract-usage.js';
 import { resolveChanges } from '../changes/settings.js';
 import { changesFence, type SnapshotPlan } from '../changes/snapshot.js';
 import { type FamilyCase, startFamilyCase } from '../families/family-case.js';
-import { TOOL_SOCKET_ENV } from '../families/tool-scripts.js';
+import { TOOL_DIR_ENV, TOOL_SLOTS_ENV } from '../families/tool-scripts.js';
 import type { FamilyReport } from '../families/types.js';
 import { solutionCommand } from '../integrity/oracle.js';
 import { hiddenFixturePath, verifyDirOf } from '../integrity/verifiers.js';
@@ -222,12 +222,12 @@ function placeWorkdir(workdir: string | undefined, sandbox: 'bwrap' | 'none'): W
   }
 }
 
-/** A family case runs with its tool server, which is closed (its socket removed) however the case ends. */
+/** A family case runs with its tool server, which is closed (its FIFOs removed) however the case ends. */
 async function runInArea(testCase: Case, options: RunCaseOptions, context: AreaContext): Promise<CaseResult> {
   if (testCase.family === undefined) return runPrepared(testCase, options, context, undefined);
   let family: FamilyCase;
   try {
-    family = await startFamilyCase(testCase.family, options.tmpDir ?? tmpdir());
+    family = await startFamilyCase(testCase.family, options.tmpDir ?? tmpdir(), join(context.area.root, 'tool-slots'));
   } catch (error) {
     const reason = error instanceof Error && !('code' in error) ? error.message : errorReason(error);
     return notRun(
@@ -269,7 +269,7 @@ async function runPrepared(
       [DIR_ENV]: workdir?.path ?? area.workspace,
       [CASE_TOKEN_ENV]: area.token,
       ...(options.trial !== undefined && { [TRIAL_ENV]: String(options.trial) }),
-      ...(family && { [TOOL_SOCKET_ENV]: family.socketPath }),
+      ...(family && { [TOOL_DIR_ENV]: family.toolDir, [TOOL_SLOTS_ENV]: family.slotsDir }),
     },
   });
   const env = envs.steps;

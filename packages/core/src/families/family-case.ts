@@ -13,7 +13,10 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** One family case while it runs: its tool server, its workspace files, its scoring. */
 export interface FamilyCase {
-  socketPath: string;
+  /** Where its tool server has its FIFOs (`GZ_BENCH_TOOLS`). */
+  toolDir: string;
+  /** Where its tools take their reply slots, in the case area (`GZ_BENCH_TOOL_SLOTS`). */
+  slotsDir: string;
   /** Writes the task's files into the workspace, over any fixture files of the same name. */
   writeFiles(workspace: string): Promise<void>;
   /**
@@ -24,12 +27,13 @@ export interface FamilyCase {
   close(): Promise<void>;
 }
 
-/** Generates the task of `instance` and starts its tool server, its socket under `parent`. */
-export async function startFamilyCase(instance: FamilyInstance, parent: string): Promise<FamilyCase> {
+/** Generates the task of `instance` and starts its tool server, its FIFOs under `parent`, its slots at `slotsDir`. */
+export async function startFamilyCase(instance: FamilyInstance, parent: string, slotsDir: string): Promise<FamilyCase> {
   const task = generateFamilyTask(instance);
-  const server = await startToolServer(task, parent);
+  const server = await startToolServer(task, parent, slotsDir);
   return {
-    socketPath: server.socketPath,
+    toolDir: server.dir,
+    slotsDir: server.slotsDir,
     writeFiles: async (workspace) => {
       for (const [path, content] of Object.entries(task.files)) {
         const file = join(workspace, path);

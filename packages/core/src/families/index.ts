@@ -5,6 +5,6 @@ export { renderSweep, renderSweepMarkdown } from './render-sweep.js';
 export { buildSweep, type SweepRow } from './sweep.js';
 export type { FamilyScore, FamilyTask, Responder, ToolReply } from './task.js';
 export { maxConcurrency } from './task.js';
-export { TOOL_SOCKET_ENV, toolScript } from './tool-scripts.js';
+export { TOOL_DIR_ENV, TOOL_SLOTS_ENV, toolScript } from './tool-scripts.js';
 export { startToolServer, type ToolServer, ToolServerError } from './tool-server.js';
 export * from './types.js';

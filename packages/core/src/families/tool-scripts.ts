@@ -1,45 +1,57 @@
-/** The variable that tells a family's tools where the case's tool server listens. */
-export const TOOL_SOCKET_ENV = 'GZ_BENCH_TOOL_SOCKET';
+import { TOOL_SLOTS } from './tool-server.js';
+
+/** The variable that tells a family's tools where the case's tool server has its FIFOs. */
+export const TOOL_DIR_ENV = 'GZ_BENCH_TOOLS';
+/** The variable that tells a family's tools where to take their reply slots (in the case area). */
+export const TOOL_SLOTS_ENV = 'GZ_BENCH_TOOL_SLOTS';
+/** The longest argument a tool sends: with a multibyte character set, a request stays below PIPE_BUF. */
+export const MAX_TOOL_ARG_CHARS = 1000;
 
 /**
- * The program `tools/<name>` in a family workspace: a thin client that sends its one argument to the
- * case's tool server and prints the reply. It holds nothing of the task, so the same file serves
- * every seed and size. CommonJS on purpose: a file without an extension is read as CommonJS.
+ * The program `tools/<name>` in a family workspace: a thin POSIX shell client that sends its one
+ * argument to the case's tool server and prints the reply (see tool-server.ts for the exchange). It
+ * holds nothing of the task, so the same file serves every seed and size. A shell, not Node: a call
+ * then costs a few milliseconds, not a runtime's start.
  */
 export function toolScript(name: string): string {
-  return `#!/usr/bin/env node
-// ${name}: a tool of a gz-bench task. It asks the harness, which holds the task's data, and prints the reply.
-'use strict';
-const net = require('node:net');
-const tool = ${JSON.stringify(name)};
-const socketPath = process.env.${TOOL_SOCKET_ENV};
-const args = process.argv.slice(2);
-if (args.length !== 1 || args[0] === '') {
-  process.stderr.write('usage: ' + tool + ' ARG\\n');
-  process.exit(2);
-}
-if (!socketPath) {
-  process.stderr.write(tool + ': ${TOOL_SOCKET_ENV} is not set: this tool works only inside its gz-bench case\\n');
-  process.exit(2);
-}
-const connection = net.createConnection(socketPath);
-let received = '';
-connection.setEncoding('utf8');
-connection.on('connect', () => connection.write(JSON.stringify({ tool, arg: args[0] }) + '\\n'));
-connection.on('data', (chunk) => { received += chunk; });
-connection.on('error', (error) => {
-  process.stderr.write(tool + ': cannot reach the task server (' + (error.code || error.message) + ')\\n');
-  process.exit(3);
-});
-connection.on('end', () => {
-  let reply;
-  try { reply = JSON.parse(received); } catch { reply = undefined; }
-  if (!reply || typeof reply.text !== 'string') {
-    process.stderr.write(tool + ': the task server gave no reply\\n');
-    process.exit(3);
-  }
-  (reply.exit === 0 ? process.stdout : process.stderr).write(reply.text + '\\n');
-  process.exitCode = reply.exit;
-});
+  return `#!/bin/sh
+# ${name}: a tool of a gz-bench task. It asks the harness, which holds the task's data, and prints the reply.
+tool=${name}
+if [ "$#" -ne 1 ] || [ -z "$1" ]; then echo "usage: $tool ARG" >&2; exit 2; fi
+if [ -z "$${TOOL_DIR_ENV}" ] || [ -z "$${TOOL_SLOTS_ENV}" ]; then
+  echo "$tool: ${TOOL_DIR_ENV} is not set: this tool works only inside its gz-bench case" >&2
+  exit 2
+fi
+case $1 in *'
+'*) echo "$tool: ARG must be one line" >&2; exit 2 ;; esac
+if [ "\${#1}" -gt ${MAX_TOOL_ARG_CHARS} ]; then echo "$tool: ARG is longer than ${MAX_TOOL_ARG_CHARS} characters" >&2; exit 2; fi
+if [ ! -p "$${TOOL_DIR_ENV}/requests" ] || [ ! -d "$${TOOL_SLOTS_ENV}" ]; then
+  echo "$tool: cannot reach the task server (it is gone)" >&2
+  exit 3
+fi
+# A reply slot of this call's own: mkdir makes the slot's directory for one caller only. Starting
+# from the pid spreads calls made at once over the slots.
+slot=$(($$ % ${TOOL_SLOTS}))
+tries=0
+until mkdir "$${TOOL_SLOTS_ENV}/$slot" 2>/dev/null; do
+  tries=$((tries + 1))
+  if [ "$tries" -ge ${TOOL_SLOTS} ]; then echo "$tool: all ${TOOL_SLOTS} reply slots are taken" >&2; exit 3; fi
+  slot=$(((slot + 1) % ${TOOL_SLOTS}))
+done
+trap 'rmdir "$${TOOL_SLOTS_ENV}/$slot" 2>/dev/null' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+# Opened before the request goes out, so the reply waits in the FIFO for this call.
+exec 3<>"$${TOOL_DIR_ENV}/r$slot"
+printf '%s %s %s\\n' "$slot" "$tool" "$1" >"$${TOOL_DIR_ENV}/requests"
+if ! IFS=' ' read -r code count <&3; then echo "$tool: the task server gave no reply" >&2; exit 3; fi
+out=1
+[ "$code" = 0 ] || out=2
+while [ "$count" -gt 0 ] && IFS= read -r line <&3; do
+  printf '%s\\n' "$line" >&"$out"
+  count=$((count - 1))
+done
+exit "$code"
 `;
 }

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChaseHidden } from './chase.js';
 import { generateFamilyTask } from './generate.js';
 import type { LookupHidden } from './lookup.js';
-import { TOOL_SOCKET_ENV, toolScript } from './tool-scripts.js';
-import { startToolServer } from './tool-server.js';
+import { TOOL_DIR_ENV, TOOL_SLOTS_ENV, toolScript } from './tool-scripts.js';
+import { startToolServer, type ToolServer } from './tool-server.js';
 
-// The server and the real tool program, each call a node process, as an agent makes them.
+// The server and the real tool program, each call a shell process, as an agent makes them.
 
 const run = promisify(execFile);
 let parent: string;
@@ -30,9 +29,19 @@ afterAll(async () => {
   await rm(parent, { recursive: true, force: true });
 });
 
-/** Runs `bin/<tool> arg` against the socket: its exit code, stdout and stderr. */
-async function callTool(socket: string | undefined, tool: string, arg: string) {
-  const env = { PATH: process.env.PATH ?? '', ...(socket !== undefined && { [TOOL_SOCKET_ENV]: socket }) };
+let slotCount = 0;
+/** A fresh directory for a server's reply slots, as the case area holds it. */
+function slots(): string {
+  slotCount += 1;
+  return join(parent, `slots-${slotCount}`);
+}
+
+/** Runs `bin/<tool> arg` against the server: its exit code, stdout and stderr. */
+async function callTool(server: ToolServer | undefined, tool: string, arg: string) {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    ...(server !== undefined && { [TOOL_DIR_ENV]: server.dir, [TOOL_SLOTS_ENV]: server.slotsDir }),
+  };
   try {
     const { stdout, stderr } = await run(join(bin, tool), [arg], { env });
     return { code: 0, stdout, stderr };
@@ -46,23 +55,23 @@ describe('the tool server', () => {
   it('answers follow calls, fails a fault hop once with exit 75, and logs every call', async () => {
     const task = generateFamilyTask({ id: 'f', kind: 'faultRecovery', seed: 2, size: 1 });
     const hidden = task.hidden as ChaseHidden;
-    const server = await startToolServer(task, parent);
+    const server = await startToolServer(task, parent, slots());
     try {
       const [one, two, three] = hidden.hops;
-      expect(await callTool(server.socketPath, 'follow', one?.key ?? '')).toEqual({
+      expect(await callTool(server, 'follow', one?.key ?? '')).toEqual({
         code: 0,
         stdout: `next: ${two?.key}\nfragment: ${one?.fragment}\n`,
         stderr: '',
       });
-      await callTool(server.socketPath, 'follow', two?.key ?? '');
-      const fault = await callTool(server.socketPath, 'follow', three?.key ?? '');
+      await callTool(server, 'follow', two?.key ?? '');
+      const fault = await callTool(server, 'follow', three?.key ?? '');
       expect(fault.code).toBe(75);
       expect(fault.stderr).toContain('call ./tools/follow again with the same key');
-      expect(await callTool(server.socketPath, 'follow', three?.key ?? '')).toMatchObject({
+      expect(await callTool(server, 'follow', three?.key ?? '')).toMatchObject({
         code: 0,
         stdout: `next: END\nfragment: ${three?.fragment}\n`,
       });
-      const wrong = await callTool(server.socketPath, 'follow', 'nope');
+      const wrong = await callTool(server, 'follow', 'nope');
       expect(wrong).toMatchObject({ code: 1, stderr: 'error: unknown key "nope"\n' });
       expect(server.calls().map((call) => call.reply)).toEqual(['ok', 'ok', 'fault', 'ok', 'error']);
       for (const call of server.calls()) expect(call.endMs).toBeGreaterThanOrEqual(call.startMs);
@@ -74,9 +83,9 @@ describe('the tool server', () => {
   it('holds each lookup, so calls made at once overlap in the log', async () => {
     const task = generateFamilyTask({ id: 'l', kind: 'parallelLookup', seed: 2, size: 4 });
     const { entries } = task.hidden as LookupHidden;
-    const server = await startToolServer(task, parent);
+    const server = await startToolServer(task, parent, slots());
     try {
-      const replies = await Promise.all(entries.map((entry) => callTool(server.socketPath, 'lookup', entry.id)));
+      const replies = await Promise.all(entries.map((entry) => callTool(server, 'lookup', entry.id)));
       expect(replies.map((reply) => reply.stdout)).toEqual(entries.map((entry) => `value: ${entry.value}\n`));
       const calls = server.calls();
       expect(calls).toHaveLength(4);
@@ -86,31 +95,68 @@ describe('the tool server', () => {
     }
   });
 
-  it('removes its socket directory on close, and the tool then says it cannot reach it', async () => {
+  it('removes its FIFOs on close, and the tool then says it cannot reach it', async () => {
     const task = generateFamilyTask({ id: 'f', kind: 'pointerChase', seed: 2, size: 2 });
-    const server = await startToolServer(task, parent);
-    const dir = join(server.socketPath, '..');
-    expect((await stat(server.socketPath)).isSocket()).toBe(true);
-    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    const server = await startToolServer(task, parent, slots());
+    expect((await stat(join(server.dir, 'requests'))).isFIFO()).toBe(true);
+    expect((await stat(server.dir)).mode & 0o777).toBe(0o700);
     await server.close();
-    await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(server.dir)).rejects.toMatchObject({ code: 'ENOENT' });
     expect((await readdir(parent)).filter((name) => name.startsWith('gz-bench-tools-'))).toEqual([]);
-    const late = await callTool(server.socketPath, 'follow', 'x');
+    const late = await callTool(server, 'follow', 'x');
     expect(late.code).toBe(3);
-    expect(late.stderr).toContain('follow: cannot reach the task server (ENOENT)');
+    expect(late.stderr).toBe('follow: cannot reach the task server (it is gone)\n');
   });
 
-  it('drops a connection that never sends a request, so idle ones cannot pile up', async () => {
-    const task = generateFamilyTask({ id: 'f', kind: 'pointerChase', seed: 2, size: 2 });
-    const server = await startToolServer(task, parent, { idleTimeoutMs: 100 });
+  it('answers calls made at once each in its own slot, and frees the slots', async () => {
+    const task = generateFamilyTask({ id: 'f', kind: 'pointerChase', seed: 3, size: 40 });
+    const hidden = task.hidden as ChaseHidden;
+    const server = await startToolServer(task, parent, slots());
     try {
-      const connection = createConnection(server.socketPath);
-      const closed = await new Promise<boolean>((resolve) => {
-        connection.on('close', () => resolve(true));
-        setTimeout(() => resolve(false), 5000);
+      const replies = await Promise.all(hidden.hops.map((hop) => callTool(server, 'follow', hop.key)));
+      expect(replies.map((reply) => reply.code)).toEqual(hidden.hops.map(() => 0));
+      expect(replies.map((reply) => reply.stdout.split('\n')[1])).toEqual(
+        hidden.hops.map((hop) => `fragment: ${hop.fragment}`),
+      );
+      expect(server.calls()).toHaveLength(hidden.hops.length);
+      expect(await readdir(server.slotsDir)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps an argument with spaces, quotes and $( ) whole, and refuses one of two lines or too long', async () => {
+    const task = generateFamilyTask({ id: 'f', kind: 'pointerChase', seed: 2, size: 2 });
+    const server = await startToolServer(task, parent, slots());
+    try {
+      const odd = 'a b  "c" $(touch pwned) \\n';
+      expect(await callTool(server, 'follow', odd)).toMatchObject({
+        code: 1,
+        stderr: `error: unknown key ${JSON.stringify(odd)}\n`,
       });
-      expect(closed).toBe(true);
-      expect(server.calls()).toEqual([]);
+      expect(server.calls().map((call) => call.arg)).toEqual([odd]);
+      expect(await callTool(server, 'follow', 'a\nb')).toMatchObject({
+        code: 2,
+        stderr: 'follow: ARG must be one line\n',
+      });
+      expect(await callTool(server, 'follow', 'x'.repeat(1001))).toMatchObject({
+        code: 2,
+        stderr: 'follow: ARG is longer than 1000 characters\n',
+      });
+      expect(server.calls()).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('ignores requests that are not its tools talking, and still answers them', async () => {
+    const task = generateFamilyTask({ id: 'f', kind: 'pointerChase', seed: 2, size: 2 });
+    const hidden = task.hidden as ChaseHidden;
+    const server = await startToolServer(task, parent, slots());
+    try {
+      await writeFile(join(server.dir, 'requests'), `garbage\n999 follow x\n${'y'.repeat(10_000)}\n7\n`);
+      expect(await callTool(server, 'follow', hidden.hops[0]?.key ?? '')).toMatchObject({ code: 0 });
+      expect(server.calls()).toHaveLength(1);
     } finally {
       await server.close();
     }
@@ -119,16 +165,6 @@ describe('the tool server', () => {
   it('tells a tool run outside its case how it is meant to be used', async () => {
     const outside = await callTool(undefined, 'follow', 'x');
     expect(outside).toMatchObject({ code: 2 });
-    expect(outside.stderr).toContain('GZ_BENCH_TOOL_SOCKET is not set');
-  });
-
-  it('refuses a socket path longer than Linux takes, with the fix', async () => {
-    const deep = join(parent, 'd'.repeat(100));
-    await mkdir(deep);
-    const task = generateFamilyTask({ id: 'f', kind: 'pointerChase', seed: 2, size: 2 });
-    await expect(startToolServer(task, deep)).rejects.toThrow(
-      /longer than 107 bytes: set TMPDIR to a shorter directory/,
-    );
-    expect(await readdir(deep)).toEqual([]);
+    expect(outside.stderr).toBe('follow: GZ_BENCH_TOOLS is not set: this tool works only inside its gz-bench case\n');
   });
 });

@@ -6,7 +6,7 @@ import { readProcessStat } from '../process/proc-stat.js';
 //   gz-bench-<pid>-<start time>-XXXXXX         a case area
 //   gz-bench-cache-<pid>-<start time>-XXXXXX   the CLI's cache of one run
 //   gz-bench-slots-<pid>-<start time>-XXXXXX   the socket of one run's concurrency limit
-//   gz-bench-tools-<pid>-<start time>-XXXXXX   the socket of one family case's tool server
+//   gz-bench-tools-<pid>-<start time>-XXXXXX   the FIFOs of one family case's tool server
 // The name exists from the first moment (mkdtemp creates the directory and its name at once), so a
 // process killed at any point, even between mkdtemp and writing owner.json, leaves nothing that the
 // next run's cleanStaleAreas cannot attribute to a dead owner and remove. An agent cannot rewrite it
