@@ -4,6 +4,9 @@
 // and no start-up at all would leave that ideal out of reach. The whole run is shown beside it.
 // Rows 2.3 and 2.4 show, for information, the span of the same cases run by a plain loop
 // (concurrent-loop.mjs) with the same containment: how near the ideal any harness gets on this machine.
+// Rows 2.5 and 2.6 compare what a user waits for: the whole `gz-bench run`, start-up included, with
+// the whole plain loop's process, from the same interleaved runs. The suite files are uneven (the
+// n-th holds n shares of the cases), as real suites are.
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,22 +20,24 @@ import { median } from './stats.mjs';
 import { manyCases, writeSuites } from './suites.mjs';
 
 const SETTINGS = [
-  { id: '2.1', floorId: '2.3', cases: 64, limit: 16, target: 1.15 },
-  { id: '2.2', floorId: '2.4', cases: 256, limit: 64, target: 1.25 },
+  { id: '2.1', floorId: '2.3', wholeId: '2.5', cases: 64, limit: 16, target: 1.15, wholeTarget: 1.3 },
+  { id: '2.2', floorId: '2.4', wholeId: '2.6', cases: 256, limit: 64, target: 1.25, wholeTarget: 1.35 },
 ];
 const FILES = 8;
 
-/** Rows 2.1 and 2.2, then their floors, 2.3 and 2.4. */
+/** Rows 2.1 and 2.2, then their floors, 2.3 and 2.4, then the whole runs, 2.5 and 2.6. */
 export async function concurrencyRows(context) {
   const launch = await launchFor(core, 'none');
   const measured = [];
   const floors = [];
+  const wholes = [];
   for (const setting of SETTINGS) {
-    const { row, floor } = await concurrencyRow(context, setting, launch);
+    const { row, floor, whole } = await concurrencyRow(context, setting, launch);
     measured.push(row);
     floors.push(floor);
+    wholes.push(whole);
   }
-  return [...measured, ...floors];
+  return [...measured, ...floors, ...wholes];
 }
 
 /** The agent command of rows 2.x: it notes its start and end in `marksFile`, around its `sleep 1`. */
@@ -42,7 +47,7 @@ function sleepCommand(marksFile) {
   return `echo "start $(date +%s%N)" >> '${marksFile}'; sleep 1; echo "end $(date +%s%N)" >> '${marksFile}'`;
 }
 
-async function concurrencyRow(context, { id, floorId, cases, limit, target }, launch) {
+async function concurrencyRow(context, { id, floorId, wholeId, cases, limit, target, wholeTarget }, launch) {
   const { options, work } = context;
   const count = scaled(options, cases);
   const idealMs = Math.ceil(count / limit) * 1000;
@@ -55,13 +60,20 @@ async function concurrencyRow(context, { id, floorId, cases, limit, target }, la
     `sleep-${limit}`,
     manyCases('sleep', count, (caseId) => ({ id: caseId, prompt: 'Sleep for a second', checks: [] })),
     files,
+    {},
+    { uneven: true },
   );
+  const wholeWhat = `The whole \`gz-bench run\` of ${id}, start-up included, against the whole plain loop of ${floorId}`;
+  const wholeTargetText = `≤ ${wholeTarget}× the loop`;
+  const wholeUnavailable = (reason) =>
+    unavailableRow({ id: wholeId, what: wholeWhat, target: wholeTargetText, reason });
   const floorWhat = `The cases of ${id} run by a plain loop, ${limit} at once, with the same containment (first agent's start to last agent's end)`;
   const floorUnavailable = (reason) =>
     unavailableRow({ id: floorId, what: floorWhat, target: '—', reason, missed: false });
   const spans = [];
   const walls = [];
   const floorSpans = [];
+  const floorWalls = [];
   let floorProblem;
   // Interleaved, so that a busy spell of the machine falls on both.
   for (let run = 0; run < options.runs; run += 1) {
@@ -76,6 +88,7 @@ async function concurrencyRow(context, { id, floorId, cases, limit, target }, la
       return {
         row: unavailableRow({ id, what, target: targetText, reason: problem }),
         floor: floorUnavailable('its row was not measured'),
+        whole: wholeUnavailable('its row was not measured'),
       };
     }
     spans.push(marks.ms);
@@ -87,6 +100,7 @@ async function concurrencyRow(context, { id, floorId, cases, limit, target }, la
     const loopMarks = await readSpan(floorMarks);
     floorProblem ??= loop.code !== 0 ? `the plain loop failed: ${firstLine(loop)}` : spanProblem(loopMarks, count);
     floorSpans.push(loopMarks.ms);
+    floorWalls.push(loop.wallMs);
   }
   const span = median(spans);
   const row = measuredRow({
@@ -98,7 +112,9 @@ async function concurrencyRow(context, { id, floorId, cases, limit, target }, la
     target: targetText,
     met: span / idealMs <= target,
   });
-  if (floorProblem !== undefined) return { row, floor: floorUnavailable(floorProblem) };
+  if (floorProblem !== undefined) {
+    return { row, floor: floorUnavailable(floorProblem), whole: wholeUnavailable(floorProblem) };
+  }
   const floorSpan = median(floorSpans);
   const floor = infoRow({
     id: floorId,
@@ -107,7 +123,18 @@ async function concurrencyRow(context, { id, floorId, cases, limit, target }, la
     figure: `${seconds(floorSpan)} (gz-bench's span ${times(span / floorSpan)} of it)`,
     value: times(floorSpan / idealMs),
   });
-  return { row, floor };
+  const wall = median(walls);
+  const floorWall = median(floorWalls);
+  const whole = measuredRow({
+    id: wholeId,
+    what: wholeWhat,
+    baseline: `plain loop ${seconds(floorWall)}`,
+    figure: seconds(wall),
+    value: times(wall / floorWall),
+    target: wholeTargetText,
+    met: wall / floorWall <= wholeTarget,
+  });
+  return { row, floor, whole };
 }
 
 /** The agents' starts and ends in a marks file: how many of each, and the span from first to last in ms. */

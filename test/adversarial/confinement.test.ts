@@ -231,6 +231,8 @@ describe.concurrent('adversarial: case area and sandbox', () => {
             ? []
             : [{ id: 'unix-off', network: false, prompt: agent('connect.mjs', socketPath, `unix-off-${mode}`) }]),
           { id: 'proc-sys', prompt: agent('open-for-write.mjs', '/proc/sys/vm/stat_interval') },
+          // Alive long enough to be seen however fast the others are: the watch of processes is proven.
+          { id: 'lingers', prompt: agent('sleeper.mjs', '0.5') },
         ]);
         const run = where.runSuite(['--json', '--sandbox', mode], { HOME: home });
         const { value: result, seen } = await watchCaseProcesses(where.tmp, run);

@@ -4,6 +4,7 @@ export * from './case/index.js';
 export * from './changes/index.js';
 export * from './checks/index.js';
 export * from './compare/index.js';
+export * from './debug/index.js';
 export * from './env/index.js';
 export * from './families/index.js';
 export * from './integrity/index.js';

@@ -17,6 +17,7 @@ export {
   type TrajectoryOptions,
 } from './case/run-case.js';
 export { warmUpCommandLaunch } from './case/warm-up.js';
+export { markStage } from './debug/stage-timing.js';
 export { NO_OP_COMMAND } from './integrity/oracle.js';
 export { noOpVerdict, ORACLE_AGENTS } from './integrity/oracle-verdict.js';
 export { type CaseLogLocation, type CaseLogPlace, caseLogLocation } from './logs/log-paths.js';

@@ -7,6 +7,10 @@
 // agents this process starts get the user's environment as it was.
 'use strict';
 
+// GZ_BENCH_DEBUG=timing: the run's times count from this process's start (see core's debug/stage-timing.ts).
+if (/(^|,)\s*timing\s*(,|$)/.test(process.env.GZ_BENCH_DEBUG ?? '')) {
+  process.env.GZ_BENCH_TIMING_ORIGIN ??= String(performance.timeOrigin);
+}
 const userPoolSize = process.env.UV_THREADPOOL_SIZE;
 if (userPoolSize === undefined) process.env.UV_THREADPOOL_SIZE = '1';
 

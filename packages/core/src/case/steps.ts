@@ -7,6 +7,7 @@ import { type SnapshotPlan, takeSnapshot, type WorkspaceSnapshot } from '../chan
 import type { WorkspaceChanges } from '../changes/types.js';
 import { evaluateChecks } from '../checks/registry.js';
 import type { CheckContext, CheckResult } from '../checks/types.js';
+import { markStage } from '../debug/stage-timing.js';
 import { protectedPaths } from '../integrity/protected-paths.js';
 import { restoreProtected } from '../integrity/restore.js';
 import { installVerifiers } from '../integrity/verifiers.js';
@@ -136,11 +137,13 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   const stdout = context.usage === undefined ? undefined : await openStdoutFile(context.usage.file, logged.warnings);
   const live =
     stdout === undefined || context.budget === undefined ? undefined : context.usage?.watch?.(stdout, context.budget);
+  markStage(`case ${testCase.id}: setup done, the agent starts`);
   const { result, log: agentLog } = await logged.run(context.command, 'agent', {
     ...(context.agentEnv !== undefined && { env: context.agentEnv }),
     ...(stdout !== undefined && { stdoutLog: live?.stream ?? stdout }),
     ...(live && { signal: live.signal }),
   });
+  markStage(`case ${testCase.id}: the agent has exited`);
   const reading = stdout === undefined ? undefined : await readUsage(context.usage, logged.warnings);
   const stopped = live?.stopped();
   // Stopped at its budget, the agent never printed its closing summary: its figures are those at the stop.
@@ -245,6 +248,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
       return checkResult;
     },
   });
+  markStage(`case ${testCase.id}: command checks done, the rest are evaluated`);
   const checkResults = (await evaluateChecks(testCase.checks, contextOfCheck)).map((check, index) => {
     const log = checkLogs.get(index);
     return log === undefined ? check : { ...check, log };

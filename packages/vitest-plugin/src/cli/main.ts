@@ -1,4 +1,4 @@
-import { BaselineError, SandboxError, SuiteError, TempDirError, TemplateError } from '@gz-bench/core';
+import { BaselineError, markStage, SandboxError, SuiteError, TempDirError, TemplateError } from '@gz-bench/core';
 import { EnvironmentError } from '../node/environment-error.js';
 import { packageVersion } from '../node/package-version.js';
 import { EXIT } from './exit-codes.js';
@@ -22,6 +22,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
 /** Runs the gz-bench CLI and resolves to its exit code. Users see messages, never stack traces, for their own mistakes. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  markStage('the CLI is loaded');
   try {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       if (command === undefined) {

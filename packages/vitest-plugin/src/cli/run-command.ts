@@ -4,6 +4,7 @@ import {
   assertValidTemplate,
   createRunCacheDir,
   inlinePromptProblem,
+  markStage,
   type Report,
   resolveSandbox,
   type Suite,
@@ -63,6 +64,7 @@ interface RunFlags {
 
 /** `gz-bench run <suite.json>... --cmd "<template>"`: runs the suites through Vitest with the gz-bench plugin. */
 export async function runCommand(args: string[]): Promise<number> {
+  markStage('gz-bench run is loaded');
   const { values, positionals } = parseStrict<RunFlags>(withRetryErrorsValue(args), {
     cmd: { type: 'string' },
     timeout: { type: 'string' },
@@ -108,6 +110,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const tagsFilter = values['tags-filter'];
   const { timeout, allowEnv, sandbox, concurrency } = runSettings(values);
   const { named, files, suites: all } = await loadNamedSuites(positionals);
+  markStage(`${files.length === 1 ? 'the suite file is' : `${files.length} suite files are`} loaded`);
   const suites = selectCases(all, values.case);
   const templates = values.cmd !== undefined ? [values.cmd] : agents.map((agent) => agent.cmd);
   for (const [index, given] of [...named.values()].entries()) {
@@ -196,6 +199,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const final: Report =
     report ?? notRunReport(loaded, outcome.interrupted ? 'the run was interrupted first' : undefined);
   await printReport(final, { json, write: writeOut });
+  markStage('the report is printed');
   if (values.html !== undefined && !(await writeHtmlFlag(final, values.html, root))) return EXIT.usage;
   if (outcome.interrupted) return 128 + (outcome.interrupted === 'SIGINT' ? 2 : 15);
   // Every validated case must have a result, per agent and trial: anything less is a harness fault,
@@ -297,6 +301,7 @@ export async function runVitest(
       // With --json, stdout carries the report alone: Vitest's progress goes to stderr.
       json ? { stdout: process.stderr, stderr: process.stderr } : {},
     );
+    markStage('Vitest is created');
     // Vitest exits the process 1 ms after SIGINT or SIGTERM. The CLI cancels the run instead, so that
     // every case ends its processes and removes its workspace, and the report still comes out; a second
     // signal hands over to Vitest's own handlers.
@@ -312,6 +317,7 @@ export async function runVitest(
     try {
       sizeOwnHeap();
       await vitest.start();
+      markStage('Vitest has run every case');
       const failed = vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0;
       return { failed, ...(interrupted && { interrupted }) };
     } finally {

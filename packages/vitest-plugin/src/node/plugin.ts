@@ -8,6 +8,7 @@ import {
   isBaselinePath,
   loadSuite,
   locateCases,
+  markStage,
   resolveSandbox,
   SuiteError,
   TempDirError,
@@ -261,13 +262,16 @@ function prepareRun(vitest: Vitest, options: ResolvedGzBenchOptions): Promise<vo
       if (error instanceof TempDirError) throw new EnvironmentError(`gz-bench: ${error.message}`);
       throw error;
     }
+    markStage('the temp dir is usable');
     await sweepStaleAreas(vitest);
+    markStage('stale case areas are swept');
     let sandbox: Awaited<ReturnType<typeof resolveSandbox>>;
     try {
       sandbox = await resolveSandbox(options.sandbox);
     } catch (error) {
       throw new OptionsError(`gz-bench option "sandbox" is bwrap, but ${(error as Error).message}`);
     }
+    markStage(`the sandbox is resolved: ${sandbox.kind}`);
     if (sandbox.note !== undefined) vitest.logger.warn(`gz-bench: ${sandbox.note}`);
     // Chosen by default, the sandbox changes what an agent may do: say so once, with the way out.
     if (sandbox.kind === 'bwrap' && options.sandbox === 'auto') {

@@ -8,6 +8,7 @@ import {
   type CaseResult,
   caseBudgetMs,
   caseLogLocation,
+  markStage,
   type ReportResult,
   type ResolvedSandbox,
   runCase,
@@ -74,6 +75,7 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
       },
       ...(plan.agent?.concurrency !== undefined && { keys: [agentPoolKey(plan.agent.name)] }),
     });
+    markStage(`case ${testCase.id}: its slot is taken`);
     try {
       controller.signal.throwIfAborted();
       const budgetMs = caseBudgetMs(testCase, options.timeout);
@@ -108,6 +110,7 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
         }),
       );
       const result = withServedModel({ ...(exceeded ? overBudget(value, budgetMs) : value), ...label }, plan.agent);
+      markStage(`case ${testCase.id}: ${result.outcome ?? (result.passed ? 'passed' : 'failed')}, its area removed`);
       return cancelled ? cutShortByCancel(result) : result;
     } finally {
       // Only now: runCase resolves once the case's processes are dead and its area is gone.

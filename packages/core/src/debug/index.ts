@@ -1,0 +1,1 @@
+export { DEBUG_ENV, markStage, startTimingOrigin, TIMING_ORIGIN_ENV, timingEnabled } from './stage-timing.js';
