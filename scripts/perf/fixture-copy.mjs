@@ -12,12 +12,13 @@ import { infoRow, measuredRow, ms, plural, times, unavailableRow } from './row.m
 import { firstLine, runGzBench, timedRun } from './spawn.mjs';
 import { median } from './stats.mjs';
 import { manyCases, writeSuites } from './suites.mjs';
+import { trajectoryCostRow } from './trajectory-cost.mjs';
 import { TRIVIAL_CMD, trivialCase } from './trivial.mjs';
 
 const TARGET = 1.0;
 const CASES_WITH_REPO = 4;
 
-/** Rows 3.1 and 3.2, and 3.3: the changes of a trial on the same fixture (changes.mjs). */
+/** Rows 3.1 and 3.2; 3.3 and 3.4, a trial's changes on the same fixture and its trajectory, against the copy. */
 export async function fixtureRows(context) {
   const { options, work } = context;
   const dir = await work.dir('fixture');
@@ -76,6 +77,7 @@ export async function fixtureRows(context) {
     copyRow,
     await wholeCaseRow(context, dir, fixture, tree, cpMs),
     await changesRow(context, { dir, fixture, tree, copyMs: coreMs }),
+    await trajectoryCostRow(context, { dir, copyMs: coreMs }),
   ];
 }
 

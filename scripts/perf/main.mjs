@@ -14,6 +14,7 @@ import { overheadRows } from './overhead.mjs';
 import { renderDocument, renderTable } from './render.mjs';
 import { measuredEnv, runGzBench } from './spawn.mjs';
 import { toolCallRows } from './tool-calls.mjs';
+import { trivialChangesRow } from './trivial-changes.mjs';
 import { viewerRows } from './viewer.mjs';
 import { vitestStartupRows } from './vitest-startup.mjs';
 import { createWorkRoot, leftoverProcesses } from './workroot.mjs';
@@ -43,6 +44,7 @@ try {
       ...(await overheadRows(context, 'none')),
       ...(await overheadRows(context, 'bwrap')),
       ...(await vitestStartupRows(context)),
+      await trivialChangesRow(context),
     ],
     2: () => concurrencyRows(context),
     3: () => fixtureRows(context),

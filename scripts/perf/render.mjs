@@ -60,7 +60,9 @@ processes took during the run (the machine's busy time less this run's own).
   through the median wall time at each N splits each into a cost per case (the slope: the ratio
   row) and a fixed start-up (the intercept: the start-up row, gz-bench's over the loop's).
   1.5 shows, for information, how much of that start-up is Vitest's own: \`vitest run\` of one
-  empty test in a project of its own, against \`node\` running an empty script.
+  empty test in a project of its own, against \`node\` running an empty script. 1.6 shows, for
+  information, what recording each trial's changes adds to the trivial case: 40 of them with the
+  default \`changes\` and with \`changes: false\`, interleaved, the difference of the medians per case.
 - **2.x Concurrency.** Cases that run \`sleep 1\`, spread over 8 suite files, run by one
   \`gz-bench run … --concurrency n --sandbox none\`, against the ideal ceil(cases / n) × 1 s. The
   figure is the span of the cases: from the first agent's start to the last agent's end, as each agent
@@ -72,12 +74,22 @@ processes took during the run (the machine's busy time less this run's own).
   at the same limit, interleaved with gz-bench's runs: per case \`mkdtemp\`, one spawn of the same
   command with the same containment as 1.1's loop, \`rm -rf\`. The cases' own commands (a shell, two
   \`date\` and a \`sleep\` each, started by the dozen at once) cost CPU too, and this is how near the
-  ideal any harness comes on the machine.
+  ideal any harness comes on the machine. 2.5 and 2.6 compare what a user waits for: the whole
+  \`gz-bench run\`, start-up included, against the whole plain loop's process, from the same
+  interleaved runs. The suite files are uneven (the n-th holds n shares of the cases), as real suites are.
 - **3.x Fixture copies.** A deterministic tree of 5,000 files and 50 MiB (sizes from bytes to hundreds of
   KiB, directories up to 8 deep) in the temp dir, copied by core's \`copyFixture\` (what a case does for
   its \`repo\`) against \`cp -r\` of the same tree, each after one untimed copy so both read from the page
   cache. 3.2 shows, for information, what the same \`repo\` adds to a whole case run by the CLI
-  (two runs of 4 cases with it and without it).
+  (two runs of 4 cases with it and without it). 3.3 times what a trial's \`changes\` cost on the same
+  fixture ([scripts/perf/changes.mjs](../scripts/perf/changes.mjs)), against 3.1's copy: after a copy
+  (untimed), core's snapshot of the workspace as setup left it, then, after the measured "agent"
+  edited 20 files, deleted 10 and added 10 (untimed), the comparison, the rendered diff and its write
+  to \`changes.diff\`; the counts are checked, so a comparison that missed a change fails the row. 3.4
+  times what reading a trial's trajectory costs ([scripts/perf/trajectory-cost.mjs](../scripts/perf/trajectory-cost.mjs)):
+  one case run by core's \`runCase\` whose agent prints a Claude Code stream-json of 200 tool calls
+  (the recorded lines of the real CLI, renumbered), read with its usage extractor and trajectory
+  format into \`trajectory.json\`, against the same case reading neither, per trial.
 - **4.x Memory.** The peak of the summed VmRSS (/proc/<pid>/status, every 50 ms) of every process of
   the harness: the CLI, Vitest's workers and the guardians, all descendants and members of the CLI's
   process group and session, except the agents' own processes (those carrying the case token). Shared
@@ -91,6 +103,15 @@ processes took during the run (the machine's busy time less this run's own).
   that are fixture files, all five check kinds, setup and settings on some cases), read by core's
   \`loadSuite\` (parsing, validation and the fixture checks) in a fresh Node process, against
   \`readFile\` + \`JSON.parse\` of the same file; 5.2 the whole \`gz-bench validate\` process.
+- **6.x The HTML viewer.** The page \`gz-bench view\` writes of a 10,000-row report (1,000 cases × 2
+  agents × 5 trials, each row naming a diff and a trajectory), opened from \`file://\` in headless
+  Chromium, offline: 6.1 the time until the grid is drawn plus a click on a cell until its trial's
+  details show; 6.2, for information, choosing a tag in the filter until the grid is drawn again.
+- **7.x Tool calls of families.** A \`pointerChase\` of size 200 and one of size 1, each run by
+  \`gz-bench run\` with an agent that follows the chain in a shell loop (builtins only, besides the tool:
+  [scripts/perf/tool-calls.mjs](../scripts/perf/tool-calls.mjs)), interleaved, in each sandbox mode. The
+  cost of one call is the difference of the median wall times over the 199 calls between them: the
+  tool program, the harness's answer and the loop's own fork per call.
 
 ## Results
 `;
