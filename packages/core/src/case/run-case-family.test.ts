@@ -61,13 +61,13 @@ describe('runCase with a family case', () => {
     });
   });
 
-  it('gives the agent its tool and the socket, and no tool server outlives the case', async () => {
+  it('gives the agent its tool, the FIFOs and a slots directory in its area, and no tool server outlives the case', async () => {
     const result = await runCase(chase, {
-      cmd: 'test -x tools/follow && test -S "$GZ_BENCH_TOOL_SOCKET" && ls "$(dirname "$GZ_BENCH_TOOL_SOCKET")"',
+      cmd: 'test -x tools/follow && test -p "$GZ_BENCH_TOOLS/requests" && test -p "$GZ_BENCH_TOOLS/r127" && test ! -e "$GZ_BENCH_TOOLS/r128" && test "$GZ_BENCH_TOOL_SLOTS" = "$(dirname "$GZ_BENCH_DIR")/tool-slots" && ls "$GZ_BENCH_TOOL_SLOTS" | wc -l',
       tmpDir,
     });
     expect(result.agent?.exitCode).toBe(0);
-    expect(result.agent?.outputTail).toBe('s\n');
+    expect(result.agent?.outputTail).toBe('0\n');
     expect(await readdir(tmpDir)).toEqual([]);
   });
 });
