@@ -74,7 +74,7 @@ export async function trajectoryCostRow(context, { dir, copyMs }) {
     id: '3.4',
     what: `Reading a trial's trajectory: a Claude Code stream of ${calls} tool calls to trajectory.json (core \`runCase\`, against the same case reading none)`,
     baseline: `\`copyFixture\` ${ms(copyMs)}`,
-    figure: `${cost >= 0 ? '+' : ''}${ms(cost)} per trial`,
+    figure: `${ms(cost)} more per trial`,
     value: times(cost / copyMs),
     target: `≤ ${TARGET}× the copy`,
     met: cost / copyMs <= TARGET,

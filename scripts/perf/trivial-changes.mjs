@@ -38,7 +38,7 @@ export async function trivialChangesRow(context) {
     id: '1.6',
     what,
     baseline: `\`changes: false\` ${ms(median(walls.off) / count)}/case`,
-    figure: `${perCase >= 0 ? '+' : ''}${ms(perCase)}/case`,
+    figure: `${ms(perCase)}/case more`,
     value: `${perCase >= 0 ? '+' : ''}${ms(perCase)}/case`,
   });
 }
