@@ -269,15 +269,7 @@ describe('adversarial: the harness dies, and nothing stays', () => {
     const first = await where.runSuite(['--json', '--sandbox', 'none', '--keep']);
     const workspace = resultOf(parseReport(first), 'kept').workspace as string;
     const area = workspace.slice(0, -'/workspace'.length);
-    expect((await readdir(area)).sort()).toEqual([
-      'check-home',
-      'check-tmp',
-      'home',
-      'kept.json',
-      'prompt.txt',
-      'tmp',
-      'workspace',
-    ]);
+    expect((await readdir(area)).sort()).toEqual(['home', 'kept.json', 'prompt.txt', 'tmp', 'workspace']);
     const second = await where.runSuite(['--json', '--sandbox', 'none']);
     expect(second.exitCode).toBe(0);
     expect(await readdir(where.tmp)).toEqual([area.slice(where.tmp.length + 1)]);

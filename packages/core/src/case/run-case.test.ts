@@ -202,15 +202,29 @@ describe('runCase', () => {
     expect(dirname(dirname(workspace))).toBe(outside);
     expect(await readFile(join(workspace, 'file.txt'), 'utf8')).toBe('kept\n');
     // Marked kept, a later run's clean-up of stale areas leaves it alone.
-    expect((await readdir(dirname(workspace))).sort()).toEqual([
-      'check-home',
-      'check-tmp',
-      'home',
-      'kept.json',
-      'prompt.txt',
-      'tmp',
-      'workspace',
-    ]);
+    // No check runs a command, so the checks' HOME and temp dir were never made.
+    expect((await readdir(dirname(workspace))).sort()).toEqual(['home', 'kept.json', 'prompt.txt', 'tmp', 'workspace']);
+  });
+
+  it('makes the checks their own HOME and temp dir only when a check runs a command', async () => {
+    const areaOf = (result: { workspace?: string }) => dirname(result.workspace as string);
+    const fileChecks = await runCase(base({ checks: [{ kind: 'fileExists', path: 'file.txt' }] }), {
+      cmd: 'echo kept > file.txt',
+      keep: true,
+      tmpDir: outside,
+    });
+    expect(fileChecks.passed).toBe(true);
+    expect(await readdir(areaOf(fileChecks))).not.toContain('check-home');
+    const commandCheck = await runCase(
+      base({ checks: [{ kind: 'command', run: 'test "$HOME" != "$GZ_BENCH_AGENT_HOME"' }] }),
+      {
+        cmd: 'echo kept > file.txt',
+        keep: true,
+        tmpDir: outside,
+      },
+    );
+    expect(commandCheck.passed).toBe(true);
+    expect(await readdir(areaOf(commandCheck))).toEqual(expect.arrayContaining(['check-home', 'check-tmp']));
   });
 
   it('ends the agent when the signal aborts, and says the run was interrupted', async () => {

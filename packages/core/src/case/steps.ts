@@ -19,7 +19,7 @@ import type { AgentRun, Usage } from '../report/model.js';
 import type { Case } from '../suite/schema.js';
 import { renderCheckCommand } from '../template/render-template.js';
 import { assertWorkspaceIntact, type CaseArea } from '../workspace/case-area.js';
-import { type CheckDirs, createCheckDirs } from '../workspace/check-dirs.js';
+import { createCheckDirs } from '../workspace/check-dirs.js';
 import { type Budget, budgetExceeded } from './budget.js';
 import type { StepTimeoutsMs } from './case-limits.js';
 import { checkPhaseEnv } from './command-env.js';
@@ -203,14 +203,17 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   }
 
   // Nothing the agent left in its HOME or temp dir (a usercustomize.py, an ~/.npmrc) may reach the checks.
-  let checkDirs: CheckDirs;
-  try {
-    checkDirs = await createCheckDirs(context.area);
-  } catch (error) {
-    const message = `could not make the checks' HOME and temp dir: ${errorCode(error)}`;
-    return withLogs({ checkResults: notEvaluated(), agent, failure: { step: 'harness', message } });
+  // Only commands read a HOME: checks of files and output need none, and two directories fewer to make
+  // and remove are much of what a trivial case costs on a busy file system.
+  let checkEnv: ReturnType<typeof checkPhaseEnv> | undefined;
+  if (startsCommands(testCase, context)) {
+    try {
+      checkEnv = checkPhaseEnv(context.checkEnv, await createCheckDirs(context.area));
+    } catch (error) {
+      const message = `could not make the checks' HOME and temp dir: ${errorCode(error)}`;
+      return withLogs({ checkResults: notEvaluated(), agent, failure: { step: 'harness', message } });
+    }
   }
-  const checkEnv = checkPhaseEnv(context.checkEnv, checkDirs);
 
   if (context.verify !== undefined) {
     try {
@@ -239,6 +242,8 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   const contextOfCheck = (index: number): CheckContext => ({
     ...checkContext,
     runCommand: async (command) => {
+      // startsCommands said no command check runs: one that does anyway must not run with the agent's HOME.
+      if (checkEnv === undefined) throw new Error('a check ran a command where none was expected');
       const { result: checkResult, log } = await logged.run(renderCheckCommand(command), `check-${index + 1}`, {
         outputLimitBytes: STEP_OUTPUT_LIMIT_BYTES,
         timeoutMs: context.timeouts.check,
@@ -367,6 +372,11 @@ async function writeTrajectory(
     warnings.push(`the trajectory ${logs.location.display}/trajectory.json could not be written (${errorCode(error)})`);
     return summarizeTrajectory(trajectory, format);
   }
+}
+
+/** Whether the checks start processes: a `command` check, or hidden verifiers (which `command` checks run). */
+function startsCommands(testCase: Case, context: StepContext): boolean {
+  return context.verify !== undefined || testCase.checks.some((check) => check.kind === 'command');
 }
 
 function errorCode(error: unknown): string {
