@@ -135,7 +135,7 @@ describe.concurrent('gz-bench run on suite paths that are not plain names', () =
     expectRefused(
       expect,
       await runCli(['run', 'bench', '--cmd', 'true'], { cwd: p.dir }),
-      'cannot read suite file bench: it is a directory; name a .json suite file',
+      'cannot read suite file bench: it is a directory with no task in it; name a .json suite file, a task directory (task.toml, task.yaml) or a directory of them',
     );
   });
 });

@@ -15,6 +15,7 @@ export * from './report/index.js';
 export * from './resume/index.js';
 export * from './stats/index.js';
 export * from './suite/index.js';
+export * from './tasks/index.js';
 export * from './template/index.js';
 export * from './view/index.js';
 export * from './workspace/index.js';

@@ -17,7 +17,7 @@ export async function prepareWorkspace(
     git: boolean;
     allowSecrets: boolean;
     /** The fixture's verifier directory (posix, relative), left out. */
-    hidden?: string;
+    hidden?: readonly string[];
     env: Record<string, string>;
   },
 ): Promise<PreparedWorkspace> {

@@ -10,7 +10,7 @@ import { type FamilyCase, startFamilyCase } from '../families/family-case.js';
 import { TOOL_DIR_ENV, TOOL_SLOTS_ENV } from '../families/tool-scripts.js';
 import type { FamilyReport } from '../families/types.js';
 import { solutionCommand } from '../integrity/oracle.js';
-import { hiddenFixturePath, verifyDirOf } from '../integrity/verifiers.js';
+import { hiddenFixturePath, settingPaths, verifyDirOf } from '../integrity/verifiers.js';
 import { CaseLogs } from '../logs/case-logs.js';
 import type { CaseLogLocation } from '../logs/log-paths.js';
 import { commandLaunch } from '../process/command-launch.js';
@@ -38,7 +38,9 @@ import { liveBudget } from './live-budget.js';
 import { agentErrorOverCheck, outcomeOf, type TrialFailure } from './outcome.js';
 import { type PreparedWorkspace, prepareWorkspace } from './prepare-workspace.js';
 import { inlinePromptProblem, promptEnv } from './prompt-delivery.js';
+import { copyStartingFiles, hiddenEntries } from './starting-files.js';
 import { runSteps, type StepsOutcome, type UsageReader } from './steps.js';
+import { createTaskLogs, installSolutionFiles, SOLUTION_DIR_ENV, TASK_PATHS, taskBinds } from './task-layout.js';
 
 export { caseBudgetMs, caseStepTimeoutsMs, caseTimeoutSec } from './case-limits.js';
 
@@ -85,6 +87,11 @@ export interface RunCaseOptions {
   budget?: Budget;
   /** Reads the agent's steps from its stdout in this format into `trajectory.json`; none without it. */
   trajectory?: TrajectoryOptions;
+  /**
+   * Verifier and solution paths of the run's other cases (absolute), shown empty to this case's
+   * commands under bwrap as its own are: no agent reads another case's tests.
+   */
+  secretPaths?: readonly string[];
   /**
    * Runs these solution lines as the agent instead of `cmd` (see `solutionCommand`): the oracle run
    * of `gz-bench check-suite`.
@@ -153,13 +160,14 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   const command = options.solution === undefined ? renderTemplate(options.cmd) : solutionCommand(options.solution);
   const sandbox = options.sandbox ?? { kind: 'none' };
   const repo = testCase.repo === undefined ? undefined : resolveRepo(testCase.repo, options.suiteDir);
-  const verify = testCase.verify === undefined ? undefined : resolveRepo(testCase.verify, options.suiteDir);
+  const verify = settingPaths(testCase.verify).map((path) => resolveRepo(path, options.suiteDir));
+  const solutionFiles = settingPaths(testCase.solutionFiles).map((path) => resolveRepo(path, options.suiteDir));
   // Before anything runs: exec would refuse every command of the case with a bare E2BIG.
   const tooLong = options.solution === undefined ? inlinePromptProblem(options.cmd, testCase.prompt) : undefined;
   if (tooLong !== undefined) return notRun(testCase, started, sandbox, 'agent', tooLong);
   const badAgent = options.agent === undefined ? undefined : agentSettingsProblem(options.agent);
   if (badAgent !== undefined) return notRun(testCase, started, sandbox, 'harness', badAgent);
-  const placed = placeWorkdir(testCase.workdir, sandbox.kind);
+  const placed = placeWorkdir(testCase, sandbox.kind);
   if (typeof placed === 'string') return notRun(testCase, started, sandbox, 'harness', placed);
   const token = newCaseToken();
   const parent = options.tmpDir ?? tmpdir();
@@ -181,6 +189,7 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
       sandbox,
       repo,
       verify,
+      solutionFiles,
       started,
       leftovers,
       workdir: placed,
@@ -200,22 +209,28 @@ interface AreaContext {
   command: string;
   sandbox: ResolvedSandbox;
   repo: string | undefined;
-  /** The case's hidden verifiers, if any (see integrity/verifiers.ts). */
-  verify: string | undefined;
+  /** The case's hidden verifiers, if any (see integrity/verifiers.ts): directories merged, files by name. */
+  verify: readonly string[];
+  /** The files of the case's solution, hidden like the verifiers and installed only for the oracle run. */
+  solutionFiles: readonly string[];
   started: number;
   leftovers: LeftoverSweep;
   /** Where the sandbox shows the workspace, when the case asks for a fixed path. */
   workdir: WorkdirLayout | undefined;
 }
 
-/** The sandbox's placement of a case's `workdir`, or why it cannot have one here. */
-function placeWorkdir(workdir: string | undefined, sandbox: 'bwrap' | 'none'): WorkdirLayout | string | undefined {
+/** The sandbox's placement of a case's `workdir` (and of a task's fixed paths), or why it cannot have one here. */
+function placeWorkdir(testCase: Case, sandbox: 'bwrap' | 'none'): WorkdirLayout | string | undefined {
+  const task = testCase.layout === 'task';
+  // A task's working directory is where its image puts it; Harbor's and Terminal-Bench's is /app.
+  const workdir = testCase.workdir ?? (task ? '/app' : undefined);
   if (workdir === undefined) return undefined;
   if (sandbox === 'none') {
-    return `workdir "${workdir}" needs the bwrap sandbox, which shows the workspace there; run with --sandbox bwrap (sandbox: "bwrap")`;
+    const what = task ? `the task's paths (${workdir}, ${TASK_PATHS.join(', ')}) need` : `workdir "${workdir}" needs`;
+    return `${what} the bwrap sandbox, which shows the workspace there; run with --sandbox bwrap (sandbox: "bwrap")`;
   }
   try {
-    return workdirLayout(workdir);
+    return workdirLayout(workdir, task ? TASK_PATHS : []);
   } catch (error) {
     if (error instanceof WorkdirError) return error.message;
     throw error;
@@ -251,9 +266,12 @@ async function runPrepared(
   context: AreaContext,
   family: FamilyCase | undefined,
 ): Promise<CaseResult> {
-  const { area, command, sandbox, repo, verify, started, leftovers, workdir } = context;
+  const { area, command, sandbox, repo, verify, solutionFiles, started, leftovers, workdir } = context;
+  const task = testCase.layout === 'task';
   // Verifiers inside the fixture stay out of the workspace, and out of what protected paths compare with.
-  const hidden = repo === undefined || verify === undefined ? undefined : hiddenFixturePath(repo, verify);
+  const insideFixture =
+    repo === undefined ? [] : [...verify, ...solutionFiles].flatMap((path) => hiddenFixturePath(repo, path) ?? []);
+  const hidden = insideFixture.length > 0 ? insideFixture : undefined;
   await writePromptFile(area, testCase.prompt);
   const source = options.env ?? process.env;
   const envs = commandEnvs({
@@ -274,6 +292,8 @@ async function runPrepared(
   });
   const env = envs.steps;
   const warnings: string[] = await seedHome(testCase, options.agent, area, source);
+  // What of the task's environment the host does not provide: a failure may come from there.
+  for (const missing of testCase.notReproduced ?? []) warnings.push(`not reproduced here: ${missing}`);
   const changesSettings = resolveChanges(testCase.changes);
   // The fences around the copy tell the fixture's files from those setup writes (see changes/snapshot.ts).
   const fence = join(area.root, 'changes-fence');
@@ -293,6 +313,18 @@ async function runPrepared(
     return notRun(testCase, started, sandbox, 'harness', `could not prepare the workspace: ${error.message}`);
   }
   warnings.push(...prepared.warnings);
+  const starting = await copyStartingFiles(testCase.files ?? [], options.suiteDir ?? process.cwd(), area.workspace);
+  if (starting !== undefined) return notRun(testCase, started, sandbox, 'harness', starting);
+  let agentEnv = envs.agent;
+  try {
+    if (task) await createTaskLogs(area);
+    if (options.solution !== undefined && solutionFiles.length > 0) {
+      const dir = await installSolutionFiles(solutionFiles, area);
+      agentEnv = { ...agentEnv, [SOLUTION_DIR_ENV]: task ? '/solution' : dir };
+    }
+  } catch (error) {
+    return notRun(testCase, started, sandbox, 'harness', `could not prepare the task's paths: ${errorReason(error)}`);
+  }
   const changes: SnapshotPlan | undefined = changesSettings && {
     settings: changesSettings,
     keptFile: join(area.root, 'changes-before'),
@@ -305,15 +337,19 @@ async function runPrepared(
   }
   const timeouts = caseStepTimeoutsMs(testCase, options.timeoutSec);
   const logs = options.logs === undefined ? undefined : await prepareLogs(options.logs, warnings);
+  const secret = await hiddenEntries([...verify, ...solutionFiles, ...(options.secretPaths ?? [])]);
   const launch = await commandLaunch({
     sandbox: sandbox.kind,
     area: area.root,
     workspace: area.workspace,
     readOnly: [area.promptFile],
     network: testCase.network !== false,
-    // Under bwrap the verifiers' source is empty for every command; checks run the copy in the area.
-    ...(verify !== undefined && { hidden: [verify] }),
+    // Under bwrap the verifiers' and solution's sources are empty for every command; checks run the
+    // copy in the area, the oracle's solution its own.
+    ...(secret.dirs.length > 0 && { hidden: secret.dirs }),
+    ...(secret.files.length > 0 && { hiddenFiles: secret.files }),
     ...(workdir && { workdir }),
+    ...(task && { binds: taskBinds(area) }),
     ...(options.env && { env: options.env }),
   });
   leftovers.containment = launch.containment;
@@ -335,12 +371,13 @@ async function runPrepared(
     allowSecrets: options.allowSecrets === true,
     ...(hidden !== undefined && { hidden }),
     run,
-    agentEnv: envs.agent,
+    agentEnv,
     logs,
     settleLeftovers: () => leftovers.settle(),
     // Checks alone learn where the verifiers are: the directory does not exist before them.
-    ...(verify !== undefined && { verify: { source: verify } }),
-    checkEnv: verify === undefined ? env : { ...env, [VERIFY_DIR_ENV]: verifyDirOf(area) },
+    ...(verify.length > 0 && { verify: { sources: verify } }),
+    ...(task && { task: true }),
+    checkEnv: verify.length === 0 ? env : { ...env, [VERIFY_DIR_ENV]: task ? '/tests' : verifyDirOf(area) },
     ...(options.signal && { signal: options.signal }),
     usage: usageReader(options, testCase.prompt, area, caseByteLimits(testCase).output),
     ...(options.budget && { budget: options.budget }),

@@ -27,6 +27,7 @@ import type { CommandOptions, CommandRunner } from './command-runner.js';
 import { describeCommandFailure } from './describe-failure.js';
 import type { LiveBudget } from './live-budget.js';
 import { agentErrorOverCheck, type TrialFailure } from './outcome.js';
+import { freshVerifierLogs, readTaskReward } from './task-layout.js';
 
 /** Where the steps of a case run. */
 export interface StepContext {
@@ -40,9 +41,11 @@ export interface StepContext {
   /** Whether secret-looking fixture files were copied, so protected paths compare like with like. */
   allowSecrets: boolean;
   /** The fixture's verifier directory (posix, relative), which the workspace never got. */
-  hidden?: string;
-  /** The hidden verifiers to put in place after the agent. */
-  verify?: { source: string };
+  hidden?: readonly string[];
+  /** The hidden verifiers to put in place after the agent: directories merged, files by name. */
+  verify?: { sources: readonly string[] };
+  /** Whether the case has a task's fixed paths, whose /logs/verifier reward decides a command check. */
+  task?: boolean;
   /**
    * The environment the checks start from (that of setup, with `{{verify}}`'s variable where the case
    * has verifiers): `checkPhaseEnv` gives them a HOME and temp dir of their own over it.
@@ -209,6 +212,8 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   if (startsCommands(testCase, context)) {
     try {
       checkEnv = checkPhaseEnv(context.checkEnv, await createCheckDirs(context.area));
+      // createCheckDirs removed the agent's /logs: no reward it wrote there reaches the checks.
+      if (context.task === true) await freshVerifierLogs(context.area);
     } catch (error) {
       const message = `could not make the checks' HOME and temp dir: ${errorCode(error)}`;
       return withLogs({ checkResults: notEvaluated(), agent, failure: { step: 'harness', message } });
@@ -217,7 +222,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
 
   if (context.verify !== undefined) {
     try {
-      await installVerifiers(context.verify.source, context.area);
+      await installVerifiers(context.verify.sources, context.area);
     } catch (error) {
       const message = `could not put the verifiers in place: ${errorCode(error)}`;
       return withLogs({ checkResults: notEvaluated(), agent, failure: { step: 'harness', message } });
@@ -250,7 +255,9 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
         env: checkEnv,
       });
       if (log !== undefined) checkLogs.set(index, log);
-      return checkResult;
+      if (context.task !== true || checkResult.spawnError !== undefined || checkResult.aborted) return checkResult;
+      const reward = await readTaskReward(context.area);
+      return reward === undefined ? checkResult : { ...checkResult, reward };
     },
   });
   markStage(`case ${testCase.id}: command checks done, the rest are evaluated`);

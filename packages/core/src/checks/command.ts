@@ -1,7 +1,7 @@
 import type { ProcessResult } from '../process/types.js';
 import { failureSummary } from './failure-lines.js';
 import { formatSeconds, tailText } from './messages.js';
-import type { CheckDefinition, CheckOutcome } from './types.js';
+import type { CheckDefinition, CheckDetails, CheckOutcome, CommandReward } from './types.js';
 
 /** Characters of a command check's output kept in its result, enough to see why it failed. */
 export const COMMAND_OUTPUT_TAIL_CHARS = 2000;
@@ -22,6 +22,8 @@ export const commandCheck: CheckDefinition<'command'> = {
       return { passed: false, message: `command could not start: ${check.run} (${result.spawnError})`, details };
     }
     if (result.aborted) return { passed: false, message: `command was aborted: ${check.run}`, details };
+    // A task's verifier says its verdict in a reward file: its test script's exit code is often 0 either way.
+    if (result.reward !== undefined && !result.timedOut) return rewardOutcome(result.reward, result, details);
     const failure = failureMessage(result, expectedExit, context.commandTimeoutMs);
     if (failure === undefined) return { passed: true, details };
     // The check's own words say what failed; the command line is in the result's `run` already.
@@ -31,6 +33,17 @@ export const commandCheck: CheckDefinition<'command'> = {
     return { ...outcome, details };
   },
 };
+
+function rewardOutcome(reward: CommandReward, result: ProcessResult, details: CheckDetails): CheckOutcome {
+  if ('problem' in reward)
+    return { passed: false, message: `${reward.file} is not a reward: ${reward.problem}`, details };
+  const withReward = { ...details, reward: reward.value };
+  if (reward.passed) return { passed: true, details: withReward };
+  const said = failureSummary(result.output.text);
+  const value = JSON.stringify(reward.value);
+  const message = `reward ${value} in ${reward.file}${said === undefined ? '' : `: ${said}`}`;
+  return { passed: false, message, details: withReward };
+}
 
 /** How the command ended, when not as expected: `command exited with 1, expected 0`. */
 function failureMessage(result: ProcessResult, expectedExit: number, timeoutMs?: number): string | undefined {

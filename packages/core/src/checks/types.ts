@@ -21,7 +21,7 @@ export interface CheckContext {
   /** The agent command's combined stdout and stderr. */
   output: string;
   /** Runs a shell command in the workspace under the case's limits. */
-  runCommand(command: string): Promise<ProcessResult>;
+  runCommand(command: string): Promise<CommandRun>;
   /** The bound of each command `runCommand` runs, for messages. */
   commandTimeoutMs?: number;
   /** How the agent command ended; absent where no agent ran (a check evaluated on its own). */
@@ -32,6 +32,14 @@ export interface CheckContext {
    */
   matchRegex(pattern: string, flags: string | undefined, text: string): Promise<BoundedMatchOutcome>;
 }
+
+/** A check's command as it ended, with the reward a task's verifier wrote, where it wrote one. */
+export type CommandRun = ProcessResult & { reward?: CommandReward };
+
+/** A task's reward file (see case/task-layout.ts): its value and verdict, or why it is not a reward. */
+export type CommandReward =
+  | { file: string; value: number | Record<string, number>; passed: boolean }
+  | { file: string; problem: string };
 
 /** What evaluating one check found. */
 export interface CheckOutcome {
@@ -47,6 +55,8 @@ export interface CheckDetails {
   exitCode?: number | null;
   timedOut?: boolean;
   outputTail?: string;
+  /** The reward a task's verifier wrote, which decided a `command` check over its exit code. */
+  reward?: number | Record<string, number>;
   /** The log file of a `command` check's whole output (see `AgentRun.log`). */
   log?: string;
 }

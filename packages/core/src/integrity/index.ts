@@ -8,3 +8,4 @@ export { noOpVerdict, ORACLE_AGENTS, type OracleCase, type OracleProblem, oracle
 export { ProtectError, type ProtectErrorCode } from './protect-error.js';
 export { assertProtectable, normalizeProtectedPath, protectedPaths } from './protected-paths.js';
 export { type RestoreResult, restoreProtected } from './restore.js';
+export { suiteSecretPaths } from './verifiers.js';

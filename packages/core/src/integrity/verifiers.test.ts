@@ -29,7 +29,7 @@ describe('installVerifiers', () => {
     await writeFile(join(area.root, 'verify', 'conftest.py'), 'planted');
     await writeFile(join(area.workspace, 'kept.txt'), 'the agent’s work');
     await createCheckDirs(area);
-    expect(await installVerifiers(join(root, 'source'), area)).toBe(verifyDirOf(area));
+    expect(await installVerifiers([join(root, 'source')], area)).toBe(verifyDirOf(area));
     expect((await readdir(area.root)).sort()).toEqual([
       'check-home',
       'check-tmp',
@@ -47,14 +47,14 @@ describe('installVerifiers', () => {
   it('refuses to copy into a verify directory that is there after all', async () => {
     await createCheckDirs(area);
     await mkdir(join(area.root, 'verify'));
-    await expect(installVerifiers(join(root, 'source'), area)).rejects.toThrow();
+    await expect(installVerifiers([join(root, 'source')], area)).rejects.toThrow();
   });
 
   it('removes a verify symlink the agent made, without touching its target', async () => {
     await mkdir(join(root, 'elsewhere'));
     await symlink(join(root, 'elsewhere'), join(area.root, 'verify'));
     await createCheckDirs(area);
-    await installVerifiers(join(root, 'source'), area);
+    await installVerifiers([join(root, 'source')], area);
     expect(await readdir(join(root, 'elsewhere'))).toEqual([]);
     expect((await readdir(verifyDirOf(area))).sort()).toEqual(['run.sh', 'sub']);
   });

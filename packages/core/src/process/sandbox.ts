@@ -48,6 +48,13 @@ export interface SandboxArgvOptions {
   network: boolean;
   /** Host directories (which must exist) that appear empty inside: hidden verifiers' sources. */
   hidden?: readonly string[];
+  /** Host files (which must exist) that appear empty inside: hidden verifier and solution files. */
+  hiddenFiles?: readonly string[];
+  /**
+   * Directories of the area shown again at fixed paths (a task's /tests, /logs), each only while it
+   * exists when a command starts; the paths must be placeable (see `workdirLayout`).
+   */
+  binds?: readonly { source: string; target: string }[];
   /** The bwrap executable. @default the first `bwrap` on the harness's PATH */
   bwrapPath?: string;
   /** Whether the harness runs as root, whose commands keep root's file ownership powers. @default the process's uid is 0 */
@@ -101,6 +108,7 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     ...(options.network ? [] : ['--tmpfs', '/run']),
     // An empty tmpfs over each, so not even a search of the whole file system finds what they hold.
     ...(options.hidden ?? []).flatMap((path) => ['--tmpfs', path]),
+    ...(options.hiddenFiles ?? []).flatMap((path) => ['--ro-bind', '/dev/null', path]),
     // No private /tmp: the host's stays visible (read-only, like the rest), because agents, their tools
     // and the projects they work on may live there. TMPDIR points into the area instead.
     // The one writable place. TMPDIR and HOME point inside it.
@@ -112,6 +120,8 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     // The workspace again at the fixed path a task assumes (`/app`), then the root made read-only
     // where it is the sandbox's own.
     ...(options.workdir === undefined ? [] : ['--bind', options.workspace, options.workdir.path]),
+    // `--bind-try`: a source that is not there yet (the verifiers, before the checks) is no mount.
+    ...(options.binds ?? []).flatMap(({ source, target }) => ['--bind-try', source, target]),
     ...(options.workdir?.root === undefined ? [] : ['--remount-ro', '/']),
     // As root, bwrap keeps every capability by default, and CAP_SYS_ADMIN could simply remount `/`
     // read-write. Unprivileged runs have none to drop, so this is harmless there.

@@ -21,14 +21,22 @@ export class WorkdirError extends Error {
 /** Entries bwrap mounts itself. */
 const OWN_MOUNTS = new Set(['proc', 'dev']);
 
-/** The layout for `path` (validated by the suite schema), or a WorkdirError saying why there is none. */
-export function workdirLayout(path: string): WorkdirLayout {
-  if (isDirectory(path)) return { path };
-  const first = path.split('/')[1] as string;
-  if (exists(`/${first}`)) {
-    throw new WorkdirError(
-      `workdir "${path}" cannot be placed: /${first} exists on this machine without it; choose a workdir whose first directory does not exist here, such as "/app"`,
-    );
+/**
+ * The layout for `path` (validated by the suite schema), and for the further fixed paths `also` (a
+ * task's /tests and /logs), or a WorkdirError saying why there is none.
+ */
+export function workdirLayout(path: string, also: readonly string[] = []): WorkdirLayout {
+  const paths = [path, ...also];
+  if (paths.every(isDirectory)) return { path };
+  for (const each of paths) {
+    if (isDirectory(each)) continue;
+    const first = each.split('/')[1] as string;
+    if (exists(`/${first}`)) {
+      const what = each === path ? `workdir "${path}"` : `the task path "${each}"`;
+      throw new WorkdirError(
+        `${what} cannot be placed: /${first} exists on this machine without it; choose a workdir whose first directory does not exist here, such as "/app"`,
+      );
+    }
   }
   const root: string[] = [];
   for (const entry of readdirSync('/', { withFileTypes: true })) {

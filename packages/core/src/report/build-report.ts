@@ -53,6 +53,7 @@ const CHECK_RESULT_KEY_ORDER = {
   message: true,
   exitCode: true,
   timedOut: true,
+  reward: true,
   log: true,
   outputTail: true,
 } as const satisfies Record<KeysOfUnion<CheckResult>, true>;

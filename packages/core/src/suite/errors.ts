@@ -6,7 +6,8 @@ export type SuiteErrorCode =
   | 'GZ_BENCH_SUITE_NOT_FOUND'
   | 'GZ_BENCH_SUITE_UNREADABLE'
   | 'GZ_BENCH_SUITE_INVALID_JSON'
-  | 'GZ_BENCH_NOT_A_SUITE';
+  | 'GZ_BENCH_NOT_A_SUITE'
+  | 'GZ_BENCH_INVALID_TASK';
 
 /** What a `SuiteError` is made of; the message is composed from these so every error reads alike. */
 export interface SuiteErrorOptions {

@@ -49,6 +49,7 @@ function fullSuite() {
     workdir: '/app',
     tags: ['python', 'lang:py'],
     meta: { source: 'aider', nested: { list: [1, 'two', null, true], empty: {} } },
+    tasks: ['tasks/harbor'],
     cases: [
       {
         repo: 'fixtures/other',
@@ -70,6 +71,10 @@ function fullSuite() {
         setupTimeoutSec: 86_400,
         checkTimeoutSec: 30,
         workdir: '/srv/task',
+        layout: 'task',
+        solutionFiles: ['tasks/x/solution', 'tasks/x/solution.sh'],
+        files: [{ from: 'tasks/x/environment/data', to: '.' }],
+        notReproduced: ['RUN apt-get install -y curl'],
         tags: ['hard', 'python'],
         meta: { difficulty: 'hard', weight: 1.5 },
         checks: [

@@ -12,6 +12,7 @@ import {
   FileNotExistsCheckSchema,
   MAX_TIMEOUT_SEC,
   OutputMatchesCheckSchema,
+  StartingFileSchema,
   type Suite,
   SuiteSchema,
 } from './schema.js';
@@ -79,6 +80,11 @@ function arrayOf(item: Rule): Rule {
     }
     return out;
   };
+}
+
+function nonEmptyArrayOf(item: Rule): Rule {
+  const array = arrayOf(item);
+  return (value) => (Array.isArray(value) && value.length > 0 ? array(value) : UNSURE);
 }
 
 /**
@@ -182,6 +188,16 @@ const check: Rule = (value) => {
   return checkRules.get(value.kind)?.(value) ?? UNSURE;
 };
 
+/** One path, or a list of at least one (`verify`, `solutionFiles`). */
+const pathOrPaths: Rule = (value) => (typeof value === 'string' ? noNul(value) : nonEmptyArrayOf(noNul)(value));
+
+const taskSettings: Record<string, Rule> = {
+  layout: literal('task'),
+  solutionFiles: pathOrPaths,
+  files: arrayOf(objectOf(StartingFileSchema, { from: noNul, to: noNul }, ['from', 'to'])),
+  notReproduced: arrayOf(noNul),
+};
+
 const caseSettings: Record<string, Rule> = {
   repo: noNul,
   git: boolean,
@@ -201,7 +217,7 @@ const caseSettings: Record<string, Rule> = {
           [],
         )(value),
   // Checker integrity.
-  verify: noNul,
+  verify: pathOrPaths,
 };
 
 const tag = keep((value) => typeof value === 'string' && tagProblem(value) === undefined);
@@ -249,6 +265,7 @@ const testCase = objectOf(
     solution: arrayOf(noNul),
     ...stepTimeouts,
     ...workdirSetting,
+    ...taskSettings,
     ...labels,
   },
   ['id', 'prompt', 'checks'],
@@ -285,6 +302,7 @@ const suite = objectOf(
     cases: arrayOf(testCase),
     // Families are few and small, and generate their cases after validation: the schema checks them.
     families: () => UNSURE,
+    tasks: arrayOf(noNul),
   },
   ['name', 'cases'],
   suiteRefine,

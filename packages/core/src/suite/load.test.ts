@@ -80,7 +80,9 @@ describe('loadSuite', () => {
   it('report a directory where a file should be', async () => {
     await mkdir(join(dir, 'bench'));
     const error = await loadFails('bench', { cwd: dir });
-    expect(error.message).toBe('cannot read suite file bench: it is a directory; name a .json suite file');
+    expect(error.message).toBe(
+      'cannot read suite file bench: it is a directory with no task in it; name a .json suite file, a task directory (task.toml, task.yaml) or a directory of them',
+    );
     expect(error.code).toBe('GZ_BENCH_SUITE_UNREADABLE');
   });
 

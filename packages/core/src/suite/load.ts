@@ -1,7 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isBaselinePath, suitePathOf } from '../baseline/baseline-file.js';
 import { expandFamilies } from '../families/expand.js';
+import { isTaskFile } from '../tasks/find-tasks.js';
+import { suiteTaskCases, taskSuiteData } from '../tasks/load-tasks.js';
 import { invalidJsonError, readSuiteError, SuiteError, type SuiteOrigin } from './errors.js';
 import { checkFixtures } from './fixtures.js';
 import { findJsonSyntaxError } from './json-syntax.js';
@@ -34,13 +36,16 @@ export interface LoadedSuite {
 export async function loadSuite(file: string, options: LoadSuiteOptions = {}): Promise<LoadedSuite> {
   const origin = originOf(file, options);
   if (isBaselinePath(origin.absoluteFile)) throw notASuite(origin);
+  // Harbor and Terminal-Bench tasks load as they are: a task's file, its directory, a directory of them.
+  if (isTaskFile(origin.absoluteFile) || (await isDirectory(origin.absoluteFile))) return loadTasks(origin);
   let text: string;
   try {
     text = await readFile(origin.absoluteFile, 'utf8');
   } catch (error) {
     throw readSuiteError(error, origin);
   }
-  const loaded = fromText(text, origin);
+  let loaded = fromText(text, origin);
+  if (loaded.suite.tasks !== undefined) loaded = await withTasks(loaded, origin);
   await checkFixtures(loaded.suite, origin);
   await checkVerifyDirs(loaded.suite, origin);
   return loaded;
@@ -68,10 +73,36 @@ function parse(source: string, origin: SuiteOrigin): Suite {
   } catch (error) {
     throw jsonError(source, error, origin);
   }
+  return validated(data, origin, source);
+}
+
+function validated(data: unknown, origin: SuiteOrigin, source: string): Suite {
   const result = validateFrom(data, origin, source);
   if (!result.ok) throw result.error;
   // Families become cases here, so that everything after loading sees cases only.
   return expandFamilies(result.suite);
+}
+
+/** A suite of task directories: validated like a suite file, its `source` the task file's text or none. */
+async function loadTasks(origin: Required<SuiteOrigin>): Promise<LoadedSuite> {
+  const data = await taskSuiteData(origin);
+  const source = isTaskFile(origin.absoluteFile) ? await readFile(origin.absoluteFile, 'utf8') : '';
+  const suite = validated(data, origin, '');
+  await checkVerifyDirs(suite, origin);
+  return { suite, file: origin.absoluteFile, source: stripBom(source) };
+}
+
+/** The suite with its `tasks` entries read as cases after its own, then validated again as a whole. */
+async function withTasks(loaded: LoadedSuite, origin: Required<SuiteOrigin>): Promise<LoadedSuite> {
+  const data = JSON.parse(loaded.source) as Record<string, unknown> & { cases: unknown[] };
+  const ids = loaded.suite.cases.map((testCase) => testCase.id);
+  const { tasks, ...rest } = data;
+  const cases = [...data.cases, ...(await suiteTaskCases(loaded.suite.tasks ?? [], origin, ids))];
+  return { ...loaded, suite: validated({ ...rest, cases }, origin, '') };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
 }
 
 /** A SuiteError for text JSON.parse rejected, with the line and column an editor shows (1-based). */

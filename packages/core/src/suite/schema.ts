@@ -258,10 +258,45 @@ const caseSettings = {
       "What the agent changed, compared with the workspace after setup: the row's changes and changes.diff beside the logs; false turns it off.",
     ),
   // Checker integrity: hidden verifiers.
-  verify: noNul
+  verify: z
+    .union([noNul, z.array(noNul).min(1, 'must name at least one path')])
     .optional()
     .describe(
-      'Directory of verifier files, relative to the suite file, that the agent never sees: copied outside the workspace after the agent, for command checks to run through {{verify}} or GZ_BENCH_VERIFY_DIR.',
+      'Directory of verifier files, relative to the suite file, that the agent never sees: copied outside the workspace after the agent, for command checks to run through {{verify}} or GZ_BENCH_VERIFY_DIR. A list merges its directories and files into one.',
+    ),
+};
+
+/** A starting file or directory of the workspace, copied in before setup. */
+export const StartingFileSchema = z
+  .object({
+    from: noNul.describe('A file or directory, relative to the suite file.'),
+    to: noNul.describe('Where it goes, relative to the workspace; "." for its top.'),
+  })
+  .strict();
+
+/** What public benchmark tasks (Harbor, Terminal-Bench) assume of their case, loaded or imported from them. */
+const taskSettings = {
+  layout: z
+    .literal('task')
+    .optional()
+    .describe(
+      'The fixed paths of Harbor and Terminal-Bench tasks (needs the bwrap sandbox): the verifiers at /tests for checks, a writable /logs with agent/ and verifier/, the solution files at /solution; a reward the checks write to /logs/verifier decides them.',
+    ),
+  solutionFiles: z
+    .union([noNul, z.array(noNul).min(1, 'must name at least one path')])
+    .optional()
+    .describe(
+      'Files the solution uses, relative to the suite file: hidden from agents like verify, and copied to the case area (GZ_BENCH_SOLUTION_DIR, /solution with layout "task") only for the solution.',
+    ),
+  files: z
+    .array(StartingFileSchema)
+    .optional()
+    .describe('Starting files copied into the workspace before setup (after repo), in order.'),
+  notReproduced: z
+    .array(noNul)
+    .optional()
+    .describe(
+      "Parts of the task's environment the host does not provide (an image, installed packages, services): listed by validate and check-suite, and in each row's warnings.",
     ),
 };
 
@@ -348,6 +383,7 @@ export const CaseSchema = z
       ),
     ...stepTimeouts,
     ...workdirSetting,
+    ...taskSettings,
     ...labels,
   })
   .strict();
@@ -374,6 +410,12 @@ export const SuiteSchema = z
       .array(FamilySchema)
       .optional()
       .describe('Seeded, generated task families: each size becomes one case "<id> size <n>" after the cases.'),
+    tasks: z
+      .array(noNul)
+      .optional()
+      .describe(
+        "Harbor or Terminal-Bench task directories, or directories of them, relative to the suite file: each task becomes a case after the cases, the suite's settings applying.",
+      ),
   })
   .strict()
   .superRefine((suite, ctx) => {

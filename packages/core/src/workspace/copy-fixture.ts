@@ -35,8 +35,8 @@ export interface CopyFixtureOptions {
   concurrency?: number;
   /** The file system to copy through; tests pass an instrumented one. @default node:fs */
   fs?: FixtureFs;
-  /** A directory of the fixture (posix, relative) that holds hidden verifiers: never copied. */
-  hidden?: string;
+  /** Entries of the fixture (posix, relative) that hold hidden verifiers: never copied. */
+  hidden?: readonly string[];
 }
 
 /**
@@ -113,7 +113,7 @@ export function classifyFixtureEntry(
   if (stats.isSymbolicLink()) return 'symlink';
   // Any `.git`, a directory or a gitdir file, at any depth: git itself treats the name case-insensitively.
   if (posix.basename(relativePath).toLowerCase() === '.git') return 'git';
-  if (options.hidden !== undefined && relativePath === options.hidden) return 'verifier';
+  if (options.hidden?.includes(relativePath)) return 'verifier';
   if (!stats.isFile() && !stats.isDirectory()) return 'special';
   if (options.allowSecrets !== true && isSecretPath(relativePath, stats.isDirectory())) return 'secret';
   return stats.isFile() ? 'file' : 'directory';

@@ -12,6 +12,7 @@ import { GzBenchReporter } from '../node/reporter.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
 import { selectCases } from './case-flags.js';
 import { EXIT } from './exit-codes.js';
+import { notReproducedText } from './not-reproduced.js';
 import { parseStrict } from './parse-args.js';
 import { commonRoot, runVitest } from './run-command.js';
 import { loadNamedSuites, runSettings } from './run-settings.js';
@@ -107,6 +108,9 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
 
   const problems = oracleProblems(cases, report?.results ?? []);
   for (const { file, id, problems: why } of problems) process.stdout.write(`${file}: ${id}: ${why.join('; ')}\n`);
+  // Which tasks could not have their environment here: a case that does not discriminate may be why.
+  for (const { suite, file } of suites)
+    process.stdout.write(notReproducedText(relative(root, file).split(sep).join('/'), suite));
   const total = cases.length;
   if (problems.length > 0) {
     process.stderr.write(`gz-bench: ${problems.length} of ${total} cases do not discriminate\n`);

@@ -15,6 +15,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   view: async (args) => (await import('./view-command.js')).viewCommand(args),
   'check-suite': async (args) => (await import('./check-suite-command.js')).checkSuiteCommand(args),
   validate: validateCommand,
+  import: async (args) => (await import('./import-command.js')).importCommand(args),
   init: initCommand,
   doctor: async (args) => (await import('./doctor-command.js')).doctorCommand(args),
 };

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   allowEnvProblem,
@@ -8,6 +9,7 @@ import {
   MAX_TIMEOUT_SEC,
   type SandboxMode,
   suitePathOf,
+  taskFilesOf,
 } from '@gz-bench/core';
 import { readSuiteBaseline } from '../node/baseline-source.js';
 import { DEFAULT_CONCURRENCY } from '../node/resolve-options.js';
@@ -58,14 +60,29 @@ export async function loadNamedSuites(positionals: readonly string[]): Promise<N
   const named = new Map<string, string>();
   // A glob such as bench/*.json names each suite's baseline file too: it goes with its suite, which
   // reads it. Named alone, it is refused by the loader, which says which suite to name instead.
-  const absolute = new Set(positionals.map((given) => resolve(given)));
-  const chosen = positionals.filter((given) => !isBaselinePath(given) || !absolute.has(resolve(suitePathOf(given))));
+  const expanded = await expandTaskDirs(positionals);
+  const absolute = new Set(expanded.map((given) => resolve(given)));
+  const chosen = expanded.filter((given) => !isBaselinePath(given) || !absolute.has(resolve(suitePathOf(given))));
   for (const given of chosen) if (!named.has(resolve(given))) named.set(resolve(given), given);
   for (const given of named.values()) await assertRunnableSuitePath(given);
   const suites = await Promise.all([...named.values()].map((given) => loadSuite(given)));
   // A baseline that cannot be used stops the run before it starts, as a bad suite does.
   await Promise.all([...named.values()].map((given) => readSuiteBaseline(given)));
   return { named, files: [...named.keys()], suites };
+}
+
+/**
+ * Directories of Harbor and Terminal-Bench tasks named on the command line, as the task files in them:
+ * Vitest runs files, each task's one test of its own, named by its directory.
+ */
+async function expandTaskDirs(positionals: readonly string[]): Promise<string[]> {
+  const expanded: string[] = [];
+  for (const given of positionals) {
+    const isDir = (await stat(given).catch(() => undefined))?.isDirectory() === true;
+    if (!isDir) expanded.push(given);
+    else for (const { display } of await taskFilesOf(resolve(given), given)) expanded.push(display);
+  }
+  return expanded;
 }
 
 /** Cases at once: `--concurrency`, else `GZ_BENCH_CONCURRENCY`, else the plugin's default. */

@@ -14,9 +14,13 @@ Usage:
   gz-bench compare <base.json> <head.json> [--json] [--markdown FILE] [--html FILE]
   gz-bench view <report.json> [-o FILE] [--root DIR]
   gz-bench validate <suite.json>
+  gz-bench import <task dir>... [-o, --out DIR] [--name NAME]
   gz-bench init [outDir]
   gz-bench doctor [--agent PRESET|NAME=PRESET[:MODEL]|NAME=TEMPLATE]...
   gz-bench --help | --version
+
+A suite file may also be a Harbor or Terminal-Bench task directory (task.toml,
+task.yaml), or a directory of them: each task is one case.
 
 run       Run every case of the suites through Vitest and score it.
           Per case: fresh temp workspace -> setup commands -> the rendered
@@ -82,7 +86,12 @@ view      Write a JSON report as one self-contained HTML page (no network, opens
   --root      the directory the report's paths are relative to (default: the
               first of the current directory, the one holding .gz-bench, and the
               report's own where its files are found)
-validate  Check a suite's structure. Exit 0 if valid.
+validate  Check a suite's structure. Exit 0 if valid. Also lists, per task, what of
+          its environment this host does not provide.
+import    Write Harbor or Terminal-Bench task directories out as an ordinary suite,
+          NAME.bench.json, with each task's tests, solution and starting files in NAME/.
+  -o, --out   the directory to write to (default: the current one)
+  --name      the suite's name (default: the first directory's name)
 init      Write example-suite.json (default: the current directory), whose cases
           pass with --cmd "echo done".
 doctor    For every preset (claude-code, codex, gemini, qwen, opencode), or the agents

@@ -1,5 +1,6 @@
 import { loadSuite } from '@gz-bench/core';
 import { EXIT } from './exit-codes.js';
+import { notReproducedText } from './not-reproduced.js';
 import { parseStrict } from './parse-args.js';
 import { UsageError } from './usage-error.js';
 
@@ -11,5 +12,6 @@ export async function validateCommand(args: string[]): Promise<number> {
   const { suite } = await loadSuite(file);
   const count = suite.cases.length;
   process.stdout.write(`${file}: valid suite "${suite.name}" with ${count} ${count === 1 ? 'case' : 'cases'}\n`);
+  process.stdout.write(notReproducedText(file, suite));
   return EXIT.passed;
 }

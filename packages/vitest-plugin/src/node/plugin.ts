@@ -205,6 +205,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         sandbox: options.sandbox,
         solutionAgent: options.solutionAgent,
         retryErrors: options.retryErrors,
+        ...(scan.secretPaths.length > 0 && { secretPaths: scan.secretPaths }),
         ...(earlier && { resume: earlier.resume }),
         baselineUpdate: isBaselineUpdate(vitest),
         ...(options.concurrency === 1 && (vitest.config.bail ?? 0) > 0 && { oneTestAtATime: true }),

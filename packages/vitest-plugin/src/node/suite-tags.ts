@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadSuite, suiteTagNames } from '@gz-bench/core';
+import { loadSuite, suiteSecretPaths, suiteTagNames } from '@gz-bench/core';
 import { glob } from 'tinyglobby';
 
 /** How a tag the plugin defines describes itself in `vitest --list-tags`. */
@@ -22,6 +22,8 @@ export interface SuiteScan {
   casesPerFile: number[];
   /** Each suite file that loads (absolute) with its case ids, in the order of `casesPerFile`. */
   suites: Array<{ file: string; ids: string[] }>;
+  /** Every verifier and solution path of the suites (absolute), which every case's sandbox hides. */
+  secretPaths: string[];
 }
 
 const scans = new Map<string, Promise<SuiteScan>>();
@@ -51,18 +53,20 @@ async function readSuites(root: string, include: readonly string[], exclude: rea
   const names = new Set<string>();
   const casesPerFile: number[] = [];
   const suites: SuiteScan['suites'] = [];
+  const secretPaths = new Set<string>();
   for (const file of files.sort()) {
     try {
       const { suite } = await loadSuite(file);
       for (const name of suiteTagNames(suite)) names.add(name);
       casesPerFile.push(suite.cases.length);
       suites.push({ file, ids: suite.cases.map((testCase) => testCase.id) });
+      for (const path of suiteSecretPaths(suite, file)) secretPaths.add(path);
     } catch {
       // An invalid suite: its own module fails with the reason.
       casesPerFile.push(0);
     }
   }
-  return { tags: [...names], casesPerFile, suites };
+  return { tags: [...names], casesPerFile, suites, secretPaths: [...secretPaths] };
 }
 
 /** Definitions of the tags in `names` that `declared` lacks, in the order of `names`. */

@@ -89,6 +89,7 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           allowEnv: options.allowEnv,
           allowSecrets: options.allowSecrets,
           sandbox: plan.sandbox,
+          ...(options.secretPaths && { secretPaths: options.secretPaths }),
           ...(plan.agent && { agent: agentSettings(plan.agent) }),
           ...(plan.agent?.usage && { usage: plan.agent.usage }),
           ...(plan.agent && trajectoryOf(plan.agent)),

@@ -174,6 +174,11 @@ export type WorkerOptions = Pick<
    * resumes one (`onlyFailed`): each cell runs only the trials they do not give a passing result.
    */
   resume?: Record<string, Record<string, ReportResult[]>>;
+  /**
+   * Every verifier and solution path of the run's suites (absolute): each case's sandbox shows them
+   * empty, so that no agent reads the tests of another case, its own being hidden anyway.
+   */
+  secretPaths?: string[];
   /** Where the logs go: the absolute logs directory and the Vitest root the report names paths from; or none. */
   logs: { dir: string; root: string } | false;
   /** The run's slot server (node/run-slots.ts); every case takes a slot there before it runs. */
