@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { probeSandbox } from '@gz-bench/core';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterAll } from './support/cleanup.js';
-import { runCli } from './support/run.js';
+import { pluginProjectFiles } from './support/plugin-project.js';
+import { runCli, runVitest } from './support/run.js';
 
 // Harbor and Terminal-Bench task directories run as their authors wrote them: under bwrap at /app,
 // with their tests at /tests only for the checks, their reward read from /logs/verifier, and what of
@@ -131,6 +132,23 @@ describe.skipIf(!probe.available)('public benchmark tasks under bwrap', () => {
     }
     const greet = report.results.find((row) => row.id === 'greet');
     expect(greet?.error).toBe('reward 0 in /logs/verifier/reward.txt: FAILED test_greeting: greeting.txt is not hello');
+  });
+
+  it("runs through vitest with the plugin, each task's own file a test file", async () => {
+    const { temp, env } = await taskProject();
+    const files = pluginProjectFiles({
+      cmd: 'true',
+      sandbox: 'bwrap',
+      checkSuite: true,
+      include: ['tasks/*/task.toml', 'tasks/*/task.yaml'],
+    });
+    for (const [path, content] of Object.entries(files)) await temp.write(path, content);
+    const result = await runVitest(['run'], { cwd: temp.dir, env, timeoutMs: 120_000 });
+    const output = `${result.stdout}\n${result.stderr}`;
+    expect(result.exitCode, output).toBe(0);
+    expect(output).toContain('tasks/greet/task.toml');
+    expect(output).toContain('tasks/count/task.yaml');
+    expect(output).toMatch(/Tests\s+4 passed/);
   });
 
   it('import writes an ordinary suite that check-suite proves as well', async () => {

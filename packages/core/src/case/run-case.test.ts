@@ -353,15 +353,36 @@ describe('runCase with a workdir', () => {
     expect(existsSync(join(outside, 'agent-ran'))).toBe(false);
   });
 
-  it('is refused when its first directory exists here without it', async () => {
-    const result = await runCase(base({ workdir: '/etc/gz-bench-no-such-task' }), {
+  it('is refused when a file on this machine stands where one of its directories belongs', async () => {
+    const result = await runCase(base({ workdir: '/etc/passwd/task' }), {
       cmd: 'true',
       sandbox: { kind: 'bwrap' },
     });
     expect(result.error).toBe(
-      'workdir "/etc/gz-bench-no-such-task" cannot be placed: /etc exists on this machine without it; choose a workdir whose first directory does not exist here, such as "/app"',
+      'workdir "/etc/passwd/task" cannot be placed: /etc/passwd on this machine is not a directory; choose another workdir, such as "/app"',
     );
   });
+
+  it.runIf(sandboxProbe.available)(
+    'is made inside a host directory that exists, whose own entries stay, read-only',
+    async () => {
+      const workdir = `/etc/gz-bench-task-${process.pid}`;
+      const result = await runCase(
+        base({
+          workdir,
+          checks: [
+            { kind: 'fileContains', path: 'agent-pwd', text: workdir },
+            // The host's /etc is still there, and still read-only.
+            { kind: 'command', run: 'test -s /etc/passwd && ! touch /etc/gz-bench-beside 2>/dev/null' },
+          ],
+        }),
+        { cmd: 'pwd > agent-pwd', sandbox: { kind: 'bwrap' } },
+      );
+      expect(result).toMatchObject({ passed: true, sandbox: 'bwrap' });
+      expect(existsSync(workdir)).toBe(false);
+      expect(existsSync('/etc/gz-bench-beside')).toBe(false);
+    },
+  );
 
   it.runIf(sandboxProbe.available)(
     'shows the workspace there to setup, the agent and command checks, and leaves the host without it',

@@ -92,6 +92,7 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     // nothing outside the area can be changed. (With a workdir that does not exist here, its entries
     // one by one beside the workdir's first directory: see workdir-layout.ts.)
     ...(options.workdir?.root ?? ['--ro-bind', '/', '/']),
+    ...(options.workdir?.covers ?? []),
     // A fresh minimal /dev (null, zero, random, tty, shm…) instead of the host's devices.
     '--dev',
     '/dev',
@@ -123,6 +124,7 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     // `--bind-try`: a source that is not there yet (the verifiers, before the checks) is no mount.
     ...(options.binds ?? []).flatMap(({ source, target }) => ['--bind-try', source, target]),
     ...(options.workdir?.root === undefined ? [] : ['--remount-ro', '/']),
+    ...(options.workdir?.coverDirs ?? []).flatMap((dir) => ['--remount-ro', dir]),
     // As root, bwrap keeps every capability by default, and CAP_SYS_ADMIN could simply remount `/`
     // read-write. Unprivileged runs have none to drop, so this is harmless there.
     '--cap-drop',

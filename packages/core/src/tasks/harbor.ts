@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { composeServices } from './compose.js';
 import { readDockerfile } from './dockerfile.js';
+import { testScriptNeeds } from './script-needs.js';
 import type { TaskDraft } from './task-draft.js';
 import { TaskFields, taskError } from './task-error.js';
 import { contextEntries, displayOf, parserReason, readTaskText, requireFile } from './task-files.js';
@@ -60,6 +61,7 @@ export async function readHarborTask(dir: string, display: string): Promise<Task
   const environment = readDockerfile(dockerfile ?? '', await contextEntries(contextDir, []));
   if (image !== undefined) environment.notReproduced.unshift(`the image ${image} (environment.docker_image)`);
   environment.notReproduced.push(...(await composeServices(contextDir, displayOf(display, 'environment'))));
+  environment.notReproduced.push(...(await testScriptNeeds(join(dir, 'tests', 'test.sh'), [join(dir, 'tests')])));
   return {
     format: 'harbor',
     dir,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { composeServices } from './compose.js';
 import { readDockerfile } from './dockerfile.js';
 import { optional } from './harbor.js';
+import { testScriptNeeds } from './script-needs.js';
 import type { TaskDraft } from './task-draft.js';
 import { TaskFields, taskError } from './task-error.js';
 import { contextEntries, displayOf, isDirectory, parserReason, readTaskText, requireFile } from './task-files.js';
@@ -45,6 +46,7 @@ export async function readTerminalBenchTask(dir: string, display: string): Promi
   const dockerfile = await readTaskText(join(dir, 'Dockerfile'), displayOf(display, 'Dockerfile'), { optional: true });
   const environment = readDockerfile(dockerfile ?? '', await contextEntries(dir, TASK_OWN));
   environment.notReproduced.push(...(await composeServices(dir, display)));
+  environment.notReproduced.push(...(await testScriptNeeds(join(dir, 'run-tests.sh'), [tests])));
   const author = yaml.string('author_name');
   const parser = yaml.string('parser_name');
   return {
