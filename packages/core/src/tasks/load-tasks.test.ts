@@ -58,6 +58,7 @@ const TERMINAL_BENCH = {
     'parser_name: pytest',
     'max_agent_timeout_sec: 180',
     'max_test_timeout_sec: 30',
+    'run_tests_in_same_shell: true',
   ].join('\n'),
   'tb/sum/run-tests.sh': 'pytest $TEST_DIR/test_outputs.py\n',
   'tb/sum/tests/test_outputs.py': 'def test(): pass\n',
@@ -123,6 +124,7 @@ describe('loading task directories', () => {
       notReproduced: [
         "the image ghcr.io/laude-institute/t-bench/python-3-13:20250620 (FROM): the host's own tools are used instead",
         'the service db (postgres:16) of docker-compose.yaml',
+        "run_tests_in_same_shell: the tests run in a fresh shell here, not in the agent's",
       ],
       tags: ['easy', 'math', 'arithmetic'],
       meta: { format: 'terminal-bench', parser: 'pytest' },

@@ -47,6 +47,9 @@ export async function readTerminalBenchTask(dir: string, display: string): Promi
   const environment = readDockerfile(dockerfile ?? '', await contextEntries(dir, TASK_OWN));
   environment.notReproduced.push(...(await composeServices(dir, display)));
   environment.notReproduced.push(...(await testScriptNeeds(join(dir, 'run-tests.sh'), [tests])));
+  if (yaml.boolean('run_tests_in_same_shell') === true) {
+    environment.notReproduced.push("run_tests_in_same_shell: the tests run in a fresh shell here, not in the agent's");
+  }
   const author = yaml.string('author_name');
   const parser = yaml.string('parser_name');
   return {
