@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { taskError } from './task-error.js';
-import { parserReason, readTaskText } from './task-files.js';
+import { parseTaskYaml, readTaskText } from './task-files.js';
 
 /**
  * What a task's compose file asks for beyond its main container: each further service (a database, a
@@ -12,13 +12,7 @@ export async function composeServices(dir: string, display: string): Promise<str
     const shown = `${display.replace(/\/$/, '')}/${name}`;
     const text = await readTaskText(join(dir, name), shown, { optional: true });
     if (text === undefined) continue;
-    const { parse } = await import('yaml');
-    let data: unknown;
-    try {
-      data = parse(text);
-    } catch (error) {
-      throw taskError(shown, undefined, `not valid YAML: ${parserReason(error)}`);
-    }
+    const data = await parseTaskYaml(text, shown);
     const services = (data as { services?: unknown } | null)?.services;
     if (services === undefined || services === null) return [];
     if (typeof services !== 'object' || Array.isArray(services)) throw taskError(shown, 'services', 'must be a table');

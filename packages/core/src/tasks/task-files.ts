@@ -62,3 +62,13 @@ export function parserReason(error: unknown): string {
 export async function isDirectory(dir: string): Promise<boolean> {
   return (await lstat(dir).catch(() => undefined))?.isDirectory() === true;
 }
+
+/** A task's YAML file, parsed: not valid YAML is one line naming the file, as every task error is. */
+export async function parseTaskYaml(text: string, display: string): Promise<unknown> {
+  const { parse } = await import('yaml');
+  try {
+    return parse(text);
+  } catch (error) {
+    throw taskError(display, undefined, `not valid YAML: ${parserReason(error)}`);
+  }
+}

@@ -5,7 +5,7 @@ import { optional } from './harbor.js';
 import { testScriptNeeds } from './script-needs.js';
 import type { TaskDraft } from './task-draft.js';
 import { TaskFields, taskError } from './task-error.js';
-import { contextEntries, displayOf, isDirectory, parserReason, readTaskText, requireFile } from './task-files.js';
+import { contextEntries, displayOf, isDirectory, parseTaskYaml, readTaskText, requireFile } from './task-files.js';
 
 // Terminal-Bench 1's layout: task.yaml (the instruction among its settings), run-tests.sh and tests/,
 // solution.sh or solution.yaml, a Dockerfile and docker-compose.yaml at the top. Its harness copies
@@ -17,15 +17,8 @@ const TASK_OWN = ['task.yaml', 'run-tests.sh', 'tests', 'solution.sh', 'solution
 
 /** Reads a Terminal-Bench 1 task directory; `display` is how messages name it. */
 export async function readTerminalBenchTask(dir: string, display: string): Promise<TaskDraft> {
-  const { parse } = await import('yaml');
   const yamlDisplay = displayOf(display, 'task.yaml');
-  let data: unknown;
-  try {
-    data = parse(await readTaskText(join(dir, 'task.yaml'), yamlDisplay));
-  } catch (error) {
-    if (!(error instanceof Error) || error.name === 'SuiteError') throw error;
-    throw taskError(yamlDisplay, undefined, `not valid YAML: ${parserReason(error)}`);
-  }
+  const data = await parseTaskYaml(await readTaskText(join(dir, 'task.yaml'), yamlDisplay), yamlDisplay);
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw taskError(yamlDisplay, undefined, 'must be a YAML mapping of the task settings');
   }
@@ -87,13 +80,7 @@ async function readSolution(dir: string, display: string): Promise<TaskDraft['so
   const shown = displayOf(display, 'solution.yaml');
   const text = await readTaskText(join(dir, 'solution.yaml'), shown, { optional: true });
   if (text === undefined) return undefined;
-  const { parse } = await import('yaml');
-  let data: unknown;
-  try {
-    data = parse(text);
-  } catch (error) {
-    throw taskError(shown, undefined, `not valid YAML: ${parserReason(error)}`);
-  }
+  const data = await parseTaskYaml(text, shown);
   if (!Array.isArray(data)) throw taskError(shown, undefined, 'must be a list of { command } entries');
   const lines = data.map((entry: unknown, index) => {
     const command = (entry as { command?: unknown } | null)?.command;
