@@ -95,7 +95,12 @@ async function place(
  * (absolute targets from the image's root, `..` stopping at it). With `makeDirs`, missing directories
  * on the way are made, as tar does.
  */
-async function resolveInRoot(root: string, parts: readonly string[], makeDirs: boolean): Promise<string> {
+async function resolveInRoot(
+  root: string,
+  parts: readonly string[],
+  makeDirs: boolean,
+  followLast = false,
+): Promise<string> {
   const resolved: string[] = [];
   const queue = [...parts];
   let hops = 0;
@@ -108,7 +113,7 @@ async function resolveInRoot(root: string, parts: readonly string[], makeDirs: b
     }
     const host = join(root, ...resolved, part);
     const stats = await lstat(host).catch(() => undefined);
-    if (stats?.isSymbolicLink() && (queue.length > 0 || makeDirs)) {
+    if (stats?.isSymbolicLink() && (queue.length > 0 || makeDirs || followLast)) {
       hops += 1;
       if (hops > MAX_LINK_HOPS) throw new LayerError(`too many links resolving ${parts.join('/')}`);
       const target = await readlink(host);
@@ -123,4 +128,12 @@ async function resolveInRoot(root: string, parts: readonly string[], makeDirs: b
     resolved.push(part);
   }
   return join(root, ...resolved);
+}
+
+/**
+ * Where the image's `path` (absolute, as the image names it) is in `root` on the host, links followed
+ * inside the image, the last one too; it need not exist.
+ */
+export function pathInImage(root: string, path: string): Promise<string> {
+  return resolveInRoot(root, path.split('/'), false, true);
 }
