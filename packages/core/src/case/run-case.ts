@@ -6,6 +6,8 @@ import { assembleTrajectory } from '../agents/trajectory/assemble.js';
 import { readAgentOutput } from '../agents/usage/extract-usage.js';
 import { resolveChanges } from '../changes/settings.js';
 import { changesFence, type SnapshotPlan } from '../changes/snapshot.js';
+import { type CaseImage, caseImage, seedFromImage } from '../environment/case-image.js';
+import { createImageRoot, type ImageRoot, ImageRootError, imageEnv } from '../environment/image-root.js';
 import { type FamilyCase, startFamilyCase } from '../families/family-case.js';
 import { TOOL_DIR_ENV, TOOL_SLOTS_ENV } from '../families/tool-scripts.js';
 import type { FamilyReport } from '../families/types.js';
@@ -167,7 +169,14 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   if (tooLong !== undefined) return notRun(testCase, started, sandbox, 'agent', tooLong);
   const badAgent = options.agent === undefined ? undefined : agentSettingsProblem(options.agent);
   if (badAgent !== undefined) return notRun(testCase, started, sandbox, 'harness', badAgent);
-  const placed = placeWorkdir(testCase, sandbox.kind);
+  // A case in an image places its workdir in the image's own root, made with its area.
+  const found =
+    testCase.environment === undefined ? undefined : await caseImage(testCase, options.suiteDir, sandbox.kind);
+  if (typeof found === 'string') return notRun(testCase, started, sandbox, 'harness', found);
+  // A task whose base image is not here runs on the host, as without an environment, and says why.
+  const hostFallback = found !== undefined && 'host' in found ? found.host : undefined;
+  const image = hostFallback === undefined ? (found as CaseImage | undefined) : undefined;
+  const placed = image === undefined ? placeWorkdir(testCase, sandbox.kind) : undefined;
   if (typeof placed === 'string') return notRun(testCase, started, sandbox, 'harness', placed);
   const token = newCaseToken();
   const parent = options.tmpDir ?? tmpdir();
@@ -193,6 +202,8 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
       started,
       leftovers,
       workdir: placed,
+      image,
+      hostFallback,
     });
   } catch (error) {
     await finishCase(area, leftovers, options.keep === true);
@@ -217,6 +228,10 @@ interface AreaContext {
   leftovers: LeftoverSweep;
   /** Where the sandbox shows the workspace, when the case asks for a fixed path. */
   workdir: WorkdirLayout | undefined;
+  /** The image the case runs in, if it names an environment. */
+  image: CaseImage | undefined;
+  /** Why a case with an environment runs on the host instead. */
+  hostFallback: string | undefined;
 }
 
 /** The sandbox's placement of a case's `workdir` (and of a task's fixed paths), or why it cannot have one here. */
@@ -266,8 +281,24 @@ async function runPrepared(
   context: AreaContext,
   family: FamilyCase | undefined,
 ): Promise<CaseResult> {
-  const { area, command, sandbox, repo, verify, solutionFiles, started, leftovers, workdir } = context;
+  const { area, command, sandbox, repo, verify, solutionFiles, started, leftovers, image } = context;
   const task = testCase.layout === 'task';
+  let imageRoot: ImageRoot | undefined;
+  let workdir = context.workdir;
+  if (image !== undefined) {
+    try {
+      imageRoot = await createImageRoot(image.image.rootfs, area, [
+        process.cwd(),
+        options.suiteDir ?? process.cwd(),
+        ...(family ? [family.toolDir] : []),
+      ]);
+      workdir = { path: image.workdir ?? area.workspace, root: imageRoot.root, writableRoot: true };
+      if (image.workdir !== undefined) await seedFromImage(image.image.rootfs, image.workdir, area.workspace);
+    } catch (error) {
+      if (!(error instanceof ImageRootError)) throw error;
+      return notRun(testCase, started, sandbox, 'harness', error.message);
+    }
+  }
   // Verifiers inside the fixture stay out of the workspace, and out of what protected paths compare with.
   const insideFixture =
     repo === undefined ? [] : [...verify, ...solutionFiles].flatMap((path) => hiddenFixturePath(repo, path) ?? []);
@@ -290,10 +321,22 @@ async function runPrepared(
       ...(family && { [TOOL_DIR_ENV]: family.toolDir, [TOOL_SLOTS_ENV]: family.slotsDir }),
     },
   });
+  if (image !== undefined && imageRoot !== undefined) {
+    // The image's Env under what the case sets itself; the host's PATH gives way to the image's.
+    const own = new Set(['HOME', 'TMPDIR', 'TMP', 'TEMP', ...Object.keys(testCase.env ?? {})]);
+    const agentOwn = new Set([...own, ...Object.keys(options.agent?.env ?? {})]);
+    envs.steps = imageEnv(image.image.config.env, envs.steps, own, imageRoot.hostDirs);
+    envs.agent = imageEnv(image.image.config.env, envs.agent, agentOwn, imageRoot.hostDirs);
+  }
   const env = envs.steps;
-  const warnings: string[] = await seedHome(testCase, options.agent, area, source);
+  const warnings: string[] = [
+    ...(image?.warnings ?? []),
+    ...(context.hostFallback === undefined ? [] : [`run on the host: ${context.hostFallback}`]),
+    ...(await seedHome(testCase, options.agent, area, source)),
+  ];
   // What of the task's environment the host does not provide: a failure may come from there.
-  for (const missing of testCase.notReproduced ?? []) warnings.push(`not reproduced here: ${missing}`);
+  if (image === undefined)
+    for (const missing of testCase.notReproduced ?? []) warnings.push(`not reproduced here: ${missing}`);
   const changesSettings = resolveChanges(testCase.changes);
   // The fences around the copy tell the fixture's files from those setup writes (see changes/snapshot.ts).
   const fence = join(area.root, 'changes-fence');
@@ -350,6 +393,7 @@ async function runPrepared(
     ...(secret.files.length > 0 && { hiddenFiles: secret.files }),
     ...(workdir && { workdir }),
     ...(task && { binds: taskBinds(area) }),
+    ...(imageRoot && { launcher: imageRoot.launcher, areaMasks: imageRoot.masks }),
     ...(options.env && { env: options.env }),
   });
   leftovers.containment = launch.containment;

@@ -27,7 +27,8 @@ export function excludeMatcher(patterns: readonly string[]): ExcludeMatcher {
   };
 }
 
-function globRegExp(pattern: string): RegExp {
+/** A glob as an anchored RegExp: `*` and `?` within one name, `**` across names. */
+export function globRegExp(pattern: string): RegExp {
   let source = '';
   for (let index = 0; index < pattern.length; index += 1) {
     const char = pattern[index] as string;

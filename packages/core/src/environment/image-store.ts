@@ -55,6 +55,30 @@ export function storedImage(archive: string, cacheDir: string = imageCacheDir())
 
 async function storeImage(archive: string, cacheDir: string): Promise<StoredImage> {
   const digest = await archiveDigest(archive);
+  return storeRootfs(cacheDir, digest, async (staging) => {
+    try {
+      const { config } = await unpackImage(archive, join(staging, 'rootfs'), join(staging, 'archive'));
+      await removeTree(join(staging, 'archive')).catch(() => undefined);
+      return config;
+    } catch (error) {
+      if (error instanceof LayerError || error instanceof TarError || error instanceof SyntaxError) {
+        throw new ImageError(`cannot unpack the image ${archive}: ${error.message}`);
+      }
+      throw error;
+    }
+  });
+}
+
+/**
+ * The root file system kept in the store at `cacheDir` under `digest`, made by `make` unless it is
+ * there already. `make` writes `<staging>/rootfs` and returns the image's configuration; `staging`
+ * is a directory of its own, renamed into place only when whole, and removed on failure.
+ */
+export async function storeRootfs(
+  cacheDir: string,
+  digest: string,
+  make: (staging: string) => Promise<ImageConfig>,
+): Promise<StoredImage> {
   const dir = join(cacheDir, digest.replace(':', '-'));
   const ready = await readStored(dir);
   if (ready !== undefined) return { digest, rootfs: join(dir, 'rootfs'), config: ready, unpacked: false };
@@ -62,16 +86,7 @@ async function storeImage(archive: string, cacheDir: string): Promise<StoredImag
   const staging = `${dir}.unpacking-${process.pid}-${randomBytes(4).toString('hex')}`;
   await mkdir(staging, { mode: 0o700 });
   try {
-    let config: ImageConfig;
-    try {
-      ({ config } = await unpackImage(archive, join(staging, 'rootfs'), join(staging, 'archive')));
-    } catch (error) {
-      if (error instanceof LayerError || error instanceof TarError || error instanceof SyntaxError) {
-        throw new ImageError(`cannot unpack the image ${archive}: ${error.message}`);
-      }
-      throw error;
-    }
-    await removeTree(join(staging, 'archive')).catch(() => undefined);
+    const config = await make(staging);
     await writeFile(join(staging, 'config.json'), JSON.stringify(config));
     try {
       await rename(staging, dir);

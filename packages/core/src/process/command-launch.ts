@@ -26,6 +26,8 @@ export interface CommandLaunchOptions extends SandboxArgvOptions {
   sandbox: 'bwrap' | 'none';
   /** The harness's environment, read for `GZ_BENCH_CONTAINMENT`. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** What runs bwrap (an image's overlay mounter, which execs it); with sandbox `bwrap` only. */
+  launcher?: readonly string[];
 }
 
 /**
@@ -36,8 +38,13 @@ export interface CommandLaunchOptions extends SandboxArgvOptions {
  */
 export async function commandLaunch(options: CommandLaunchOptions): Promise<CommandLaunch> {
   if (options.sandbox === 'bwrap') {
-    const { sandbox: _sandbox, env: _env, ...where } = options;
-    return { containment: 'bwrap', argv: [...sandboxArgv(where), ...INIT_ARGV], infoFd: true, init: true };
+    const { sandbox: _sandbox, env: _env, launcher = [], ...where } = options;
+    return {
+      containment: 'bwrap',
+      argv: [...launcher, ...sandboxArgv(where), ...INIT_ARGV],
+      infoFd: true,
+      init: true,
+    };
   }
   if ((options.env ?? process.env)[CONTAINMENT_ENV] === 'sweep') return sweepLaunch();
   const probe = await probePidNamespace();

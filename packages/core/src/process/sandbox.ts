@@ -61,6 +61,8 @@ export interface SandboxArgvOptions {
   asRoot?: boolean;
   /** Where `workspace` also appears, and the command starts (see `workdirLayout`). */
   workdir?: WorkdirLayout;
+  /** Directories inside `area` that appear empty (an image's overlay directories). */
+  areaMasks?: readonly string[];
 }
 
 /**
@@ -118,12 +120,14 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
     options.area,
     // Mounted over their place in the area: not even root inside can write, remove or replace them.
     ...(options.readOnly ?? []).flatMap((path) => ['--ro-bind', path, path]),
+    ...(options.areaMasks ?? []).flatMap((path) => ['--tmpfs', path]),
     // The workspace again at the fixed path a task assumes (`/app`), then the root made read-only
     // where it is the sandbox's own.
     ...(options.workdir === undefined ? [] : ['--bind', options.workspace, options.workdir.path]),
     // `--bind-try`: a source that is not there yet (the verifiers, before the checks) is no mount.
     ...(options.binds ?? []).flatMap(({ source, target }) => ['--bind-try', source, target]),
-    ...(options.workdir?.root === undefined ? [] : ['--remount-ro', '/']),
+    // An image's root stays writable: what a command changes there goes to the trial's own overlay.
+    ...(options.workdir?.root === undefined || options.workdir.writableRoot === true ? [] : ['--remount-ro', '/']),
     ...(options.workdir?.coverDirs ?? []).flatMap((dir) => ['--remount-ro', dir]),
     // As root, bwrap keeps every capability by default, and CAP_SYS_ADMIN could simply remount `/`
     // read-write. Unprivileged runs have none to drop, so this is harmless there.

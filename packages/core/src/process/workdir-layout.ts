@@ -19,6 +19,8 @@ export interface WorkdirLayout {
    */
   covers?: string[];
   coverDirs?: string[];
+  /** Whether `root` is a trial's own (an image's overlay), which the commands may change. */
+  writableRoot?: boolean;
 }
 
 /** Raised when the workdir cannot be placed on this machine. */

@@ -19,6 +19,8 @@ export const CASE_SETTING_KEYS = [
   'maxDiskMB',
   'maxOutputMB',
   'changes',
+  'environment',
+  'baseImages',
   // Checker integrity.
   'verify',
 ] as const;

@@ -7,6 +7,7 @@ import {
   CaseSchema,
   ChangesOptionsSchema,
   CommandCheckSchema,
+  EnvironmentSchema,
   FileContainsCheckSchema,
   FileExistsCheckSchema,
   FileNotExistsCheckSchema,
@@ -104,6 +105,17 @@ const envConstants: Rule = (value) => {
   }
   // An inherited enumerable key is one zod would see and this loop would not.
   return keyCount(value) === present ? out : UNSURE;
+};
+
+/** An object of non-empty names to non-empty paths without NUL, in the input's order. */
+const pathsByName: Rule = (value) => {
+  if (!isPlainObject(value)) return UNSURE;
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(value)) {
+    if (noNul(name) === UNSURE || noNul(value[name]) === UNSURE) return UNSURE;
+    out[name] = value[name];
+  }
+  return keyCount(value) === Object.keys(out).length ? out : UNSURE;
 };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -216,6 +228,15 @@ const caseSettings: Record<string, Rule> = {
           { exclude: arrayOf(noNul), maxFileKB: positive, maxDiffKB: positive },
           [],
         )(value),
+  environment: objectOf(
+    EnvironmentSchema,
+    { archive: noNul, dockerfile: noNul, context: noNul, ignore: arrayOf(noNul), fallback: literal('host') },
+    [],
+    (out) =>
+      (out.archive === undefined) !== (out.dockerfile === undefined) &&
+      (out.dockerfile !== undefined || out.context === undefined),
+  ),
+  baseImages: pathsByName,
   // Checker integrity.
   verify: pathOrPaths,
 };

@@ -206,6 +206,38 @@ export const ChangesOptionsSchema = z
   })
   .strict();
 
+/** A case's environment: an image to run in, instead of the host's userland. */
+export const EnvironmentSchema = z
+  .object({
+    archive: noNul
+      .describe('A docker-archive (docker save) or OCI image layout, file or directory, relative to the suite file.')
+      .optional(),
+    dockerfile: noNul
+      .describe(
+        'A Dockerfile to build the image from, relative to the suite file; its FROM names an image of baseImages.',
+      )
+      .optional(),
+    context: noNul
+      .describe("The Dockerfile's build context, relative to the suite file (default: the Dockerfile's directory).")
+      .optional(),
+    ignore: z
+      .array(noNul)
+      .describe("Patterns of the context left out of it, as its .dockerignore's lines (from the context's root).")
+      .optional(),
+    fallback: z
+      .literal('host')
+      .describe('"host": when the Dockerfile\'s base image is not here, run on the host, as imported tasks do.')
+      .optional(),
+  })
+  .strict()
+  .refine((environment) => (environment.archive === undefined) !== (environment.dockerfile === undefined), {
+    message: 'needs either "archive" or "dockerfile"',
+  })
+  .refine((environment) => environment.dockerfile !== undefined || environment.context === undefined, {
+    message: '"context" goes with "dockerfile"',
+    path: ['context'],
+  });
+
 /** Settings a suite may give all its cases and a case may override; the case's own value wins. */
 const caseSettings = {
   repo: noNul
@@ -256,6 +288,15 @@ const caseSettings = {
     .optional()
     .describe(
       "What the agent changed, compared with the workspace after setup: the row's changes and changes.diff beside the logs; false turns it off.",
+    ),
+  environment: EnvironmentSchema.optional().describe(
+    'The image whose userland setup, the agent and command checks run in (needs the bwrap sandbox): { "archive": "image.tar" } (a docker-archive or OCI layout) or { "dockerfile": "env/Dockerfile" }, relative to the suite file. Its Env and WorkingDir (the workdir, unless one is set) apply; the workspace starts with what the image holds there.',
+  ),
+  baseImages: z
+    .record(noNul, noNul)
+    .optional()
+    .describe(
+      'Images for the FROM lines of Dockerfiles, by name: { "python:3.12": "images/python.tar" } (archives relative to the suite file); no registry is reached.',
     ),
   // Checker integrity: hidden verifiers.
   verify: z

@@ -16,7 +16,17 @@ export const CHECK_HOME_ENTRY = 'check-home';
 export const CHECK_TMP_ENTRY = 'check-tmp';
 
 /** Entries of the area root the harness makes; anything else there was left by the case's commands. */
-const AREA_ENTRIES = new Set(['workspace', 'home', 'tmp', 'prompt.txt', 'agent-stdout', OWNER_FILE, KEPT_FILE]);
+// 'image': the overlay of a case in an image, whose checks run in the image as the agent left it.
+const AREA_ENTRIES = new Set([
+  'workspace',
+  'home',
+  'tmp',
+  'prompt.txt',
+  'agent-stdout',
+  'image',
+  OWNER_FILE,
+  KEPT_FILE,
+]);
 
 /** The checks' own directories, beside the workspace. */
 export interface CheckDirs {

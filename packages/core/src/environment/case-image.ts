@@ -1,0 +1,118 @@
+import { cp, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { pathInImage } from '../images/index.js';
+import { locateBwrap } from '../process/sandbox.js';
+import type { Case } from '../suite/schema.js';
+import { BaseImageMissing, type BuildRequest, type BuiltImage, buildImage } from './dockerfile/build-image.js';
+import { ImageError, imageCacheDir, type StoredImage, storedImage } from './image-store.js';
+import { nodeProblem } from './node-in-image.js';
+
+// What a case with an `environment` needs before its area is made: the image unpacked (once per
+// digest, kept between runs), and proof that the host's node runs in it. Both answers are kept per
+// process and digest, so the cases of a suite that share an image ask once.
+
+/** The image a case runs in, ready for its trials. */
+export interface CaseImage {
+  image: StoredImage;
+  /** The workspace's path in the image: the case's workdir, else the image's WorkingDir; undefined: its host path. */
+  workdir: string | undefined;
+  /** What of the image's configuration is not applied, for the row's warnings. */
+  warnings: string[];
+}
+
+/** The longest a Dockerfile's RUN may take, unless the case's setupTimeoutSec says. */
+const DEFAULT_STEP_TIMEOUT_SEC = 1800;
+
+const nodeChecks = new Map<string, Promise<string | undefined>>();
+
+/**
+ * The image of a case with an `environment`, or why the case cannot run in it (one line, for a
+ * not-run result), or `host` with the reason when its Dockerfile's base is not here and the
+ * environment falls back to the host. `sandbox` is the sandbox the run resolved: the image's root
+ * needs bwrap.
+ */
+export async function caseImage(
+  testCase: Case,
+  suiteDir: string | undefined,
+  sandbox: 'bwrap' | 'none',
+): Promise<CaseImage | { host: string } | string> {
+  const environment = testCase.environment;
+  if (environment === undefined) throw new TypeError('caseImage needs a case with an environment');
+  if (sandbox !== 'bwrap') {
+    return 'an environment needs the bwrap sandbox, which runs the image as the root of every command; install bubblewrap and run with --sandbox bwrap (sandbox: "bwrap")';
+  }
+  const base = suiteDir ?? process.cwd();
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(base, path));
+  const warnings: string[] = [];
+  let image: StoredImage;
+  try {
+    if (environment.archive !== undefined) image = await storedImage(at(environment.archive));
+    else {
+      const dockerfile = at(environment.dockerfile as string);
+      const built = await builtOnce({
+        dockerfile,
+        context: at(environment.context ?? dirname(dockerfile)),
+        ...(environment.ignore && { ignore: environment.ignore }),
+        baseImages: Object.fromEntries(
+          Object.entries(testCase.baseImages ?? {}).map(([name, path]) => [name, at(path)]),
+        ),
+        cacheDir: imageCacheDir(),
+        bwrap: locateBwrap() ?? 'bwrap',
+        stepTimeoutMs: (testCase.setupTimeoutSec ?? DEFAULT_STEP_TIMEOUT_SEC) * 1000,
+        onProgress: (line) =>
+          process.stderr.write(`gz-bench: building ${environment.dockerfile}: ${line.slice(0, 200)}\n`),
+      });
+      image = built.image;
+      for (const { from, to } of built.substitutions) warnings.push(`base image ${from} is ${to} (baseImages)`);
+    }
+  } catch (error) {
+    if (error instanceof BaseImageMissing && environment.fallback === 'host') return { host: error.message };
+    if (error instanceof ImageError) return error.message;
+    throw error;
+  }
+  let check = nodeChecks.get(image.digest);
+  if (check === undefined) {
+    check = nodeProblem(image.rootfs);
+    nodeChecks.set(image.digest, check);
+  }
+  const problem = await check;
+  if (problem !== undefined) {
+    return `the image ${environment.archive ?? `of ${environment.dockerfile}`} cannot run this case: ${problem}`;
+  }
+  const { workingDir, user } = image.config;
+  const ownDir = workingDir !== undefined && workingDir !== '/' ? workingDir : undefined;
+  const task = testCase.layout === 'task' ? '/app' : undefined;
+  if (user !== undefined && !['', 'root', '0', '0:0', 'root:root'].includes(user)) {
+    warnings.push(`not reproduced here: the image's User "${user}" (commands run as root in the image)`);
+  }
+  return { image, workdir: testCase.workdir ?? ownDir ?? task, warnings };
+}
+
+const builds = new Map<string, Promise<BuiltImage>>();
+
+/** One build per Dockerfile, context and bases in a process, its failure too: the cases that share it wait for it. */
+function builtOnce(request: BuildRequest): Promise<BuiltImage> {
+  const key = JSON.stringify([
+    request.dockerfile,
+    request.context,
+    request.ignore,
+    request.baseImages,
+    request.cacheDir,
+  ]);
+  let built = builds.get(key);
+  if (built === undefined) {
+    built = buildImage(request);
+    builds.set(key, built);
+  }
+  return built;
+}
+
+/**
+ * Copies what the image holds at `workdir` into the workspace (links as they are), before the
+ * fixture and setup, which may then overwrite it. Nothing when the image has no such directory.
+ */
+export async function seedFromImage(rootfs: string, workdir: string, workspace: string): Promise<void> {
+  const source = await pathInImage(rootfs, workdir).catch(() => undefined);
+  if (source === undefined || !(await stat(source).catch(() => undefined))?.isDirectory()) return;
+  await cp(source, workspace, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, force: true });
+}

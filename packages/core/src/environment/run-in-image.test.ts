@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCase } from '../case/run-case.js';
+import { probeSandbox } from '../process/sandbox.js';
+import type { Case } from '../suite/schema.js';
+import { removeTree } from '../workspace/remove-tree.js';
+import { IMAGE_CACHE_ENV } from './image-store.js';
+import { buildHostImage } from './test-support/host-image.js';
+
+// Cases whose environment is an image run setup, the agent and command checks in the image's
+// userland, on a fresh overlay per trial, with the image's Env and WorkingDir.
+
+const probe = await probeSandbox();
+const ONLY_IN_IMAGE = '/usr/bin/gz-bench-only-in-image';
+
+let root: string;
+let suiteDir: string;
+let areas: string;
+const savedCache = process.env[IMAGE_CACHE_ENV];
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'gzb-image-')));
+  suiteDir = join(root, 'suite');
+  areas = join(root, 'areas');
+  await mkdir(suiteDir);
+  await mkdir(areas);
+  process.env[IMAGE_CACHE_ENV] = join(root, 'cache');
+  await buildHostImage(
+    {
+      files: {
+        [ONLY_IN_IMAGE]: { script: '#!/bin/sh\necho from-image\n' },
+        '/app/seed.txt': 'seeded by the image\n',
+        '/etc/os-release': 'ID=gz-bench-test\n',
+      },
+      env: ['PATH=/usr/local/bin:/usr/bin:/bin', 'GREETING=hello-from-image'],
+      workingDir: '/app',
+    },
+    join(root, 'build-good'),
+    join(suiteDir, 'image.tar'),
+  );
+  await buildHostImage({ withoutNodeLibraries: true }, join(root, 'build-bare'), join(suiteDir, 'bare.tar'));
+});
+afterAll(async () => {
+  if (savedCache === undefined) delete process.env[IMAGE_CACHE_ENV];
+  else process.env[IMAGE_CACHE_ENV] = savedCache;
+  await removeTree(root);
+});
+
+function imageCase(overrides: Partial<Case> = {}): Case {
+  return {
+    id: 'in-image',
+    prompt: 'p',
+    environment: { archive: 'image.tar' },
+    setup: ['echo setup > /etc/setup-mark'],
+    checks: [
+      { kind: 'fileContains', path: 'out.txt', text: 'from-image' },
+      { kind: 'fileContains', path: 'out.txt', text: 'seeded by the image' },
+      { kind: 'fileContains', path: 'out.txt', text: 'hello-from-image' },
+      { kind: 'fileContains', path: 'out.txt', text: 'cwd /app' },
+      { kind: 'fileContains', path: 'out.txt', text: `node ${process.version}` },
+      // Checks run in the image too, and see what setup and the agent changed in it.
+      { kind: 'command', run: `test -f /etc/setup-mark && test -f /etc/agent-mark && ${ONLY_IN_IMAGE}` },
+    ],
+    ...overrides,
+  };
+}
+
+const AGENT = [
+  `${ONLY_IN_IMAGE} > out.txt`,
+  'cat seed.txt >> out.txt',
+  'echo "$GREETING" >> out.txt',
+  'echo "cwd $(pwd)" >> out.txt',
+  `echo "node $(node -p process.version)" >> out.txt`,
+  'echo agent > /etc/agent-mark',
+].join(' && ');
+
+describe.skipIf(!probe.available)('a case in an image (bwrap)', () => {
+  it("runs setup, the agent and checks in the image's userland, with its Env and WorkingDir", async () => {
+    expect(existsSync(ONLY_IN_IMAGE)).toBe(false);
+    const result = await runCase(imageCase(), { cmd: AGENT, suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas });
+    expect(result.error).toBeUndefined();
+    expect(result.passed).toBe(true);
+    // Nothing of the trial is left: no area, no overlay mount.
+    expect(await readdir(areas)).toEqual([]);
+    expect(await readFile('/proc/self/mounts', 'utf8')).not.toContain(areas);
+  });
+
+  it('gives every trial a fresh overlay: what one trial wrote into the image, the next does not see', async () => {
+    const first = await runCase(imageCase({ setup: [], checks: [] }), {
+      cmd: 'echo one > /etc/trial-mark',
+      suiteDir,
+      sandbox: { kind: 'bwrap' },
+      tmpDir: areas,
+    });
+    expect(first.passed).toBe(true);
+    const second = await runCase(
+      imageCase({ setup: [], checks: [{ kind: 'command', run: 'test ! -e /etc/trial-mark' }] }),
+      { cmd: 'test ! -e /etc/trial-mark', suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas },
+    );
+    expect(second.error).toBeUndefined();
+    expect(second.passed).toBe(true);
+  });
+
+  it('fails the check when the agent does not do the work (a no-op agent)', async () => {
+    const result = await runCase(imageCase(), { cmd: 'true', suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas });
+    expect(result.passed).toBe(false);
+    expect(result.outcome).toBe('failed');
+  });
+
+  it("refuses an image the host's node cannot run in, saying what it lacks", async () => {
+    const result = await runCase(imageCase({ environment: { archive: 'bare.tar' } }), {
+      cmd: AGENT,
+      suiteDir,
+      sandbox: { kind: 'bwrap' },
+      tmpDir: areas,
+    });
+    expect(result.outcome).toBe('harnessError');
+    expect(result.error).toContain('libstdc++.so.6');
+  });
+
+  it('says which archive is missing or broken', async () => {
+    await writeFile(join(suiteDir, 'broken.tar'), 'not a tar at all');
+    for (const archive of ['missing.tar', 'broken.tar']) {
+      const result = await runCase(imageCase({ environment: { archive } }), {
+        cmd: AGENT,
+        suiteDir,
+        sandbox: { kind: 'bwrap' },
+        tmpDir: areas,
+      });
+      expect(result.outcome).toBe('harnessError');
+      expect(result.error).toContain(archive);
+    }
+  });
+});
+
+describe('a case in an image without bwrap', () => {
+  it('is not run, and says the image needs the bwrap sandbox', async () => {
+    const result = await runCase(imageCase(), { cmd: AGENT, suiteDir, sandbox: { kind: 'none' }, tmpDir: areas });
+    expect(result.outcome).toBe('harnessError');
+    expect(result.error).toContain('bwrap sandbox');
+  });
+});
