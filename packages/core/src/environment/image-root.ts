@@ -2,6 +2,7 @@ import { mkdir, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { findOnPath } from '../process/find-on-path.js';
 import type { CaseArea } from '../workspace/case-area.js';
+import { IMAGE_ENTRY } from '../workspace/check-dirs.js';
 
 // Each trial gets a fresh overlay over its image's unpacked root: the lower layer is the stored image,
 // shared and never written; the upper one lives in the trial's case area, so whatever setup, the
@@ -51,7 +52,7 @@ export async function createImageRoot(
 ): Promise<ImageRoot> {
   const unshare = findOnPath('unshare', env.PATH ?? '/usr/bin:/bin');
   if (unshare === undefined) throw new ImageRootError('an image needs `unshare` (util-linux) on the PATH');
-  const base = join(area.root, 'image');
+  const base = join(area.root, IMAGE_ENTRY);
   const [upper, work, merged] = ['upper', 'work', 'root'].map((name) => join(base, name)) as [string, string, string];
   for (const path of [rootfs, upper]) {
     // `mount -o` separates its options by commas and overlay's layers by colons.

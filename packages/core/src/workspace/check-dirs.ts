@@ -15,15 +15,17 @@ import { removeTree } from './remove-tree.js';
 export const CHECK_HOME_ENTRY = 'check-home';
 export const CHECK_TMP_ENTRY = 'check-tmp';
 
+/** The overlay directories of a case in an image, whose checks run in the image as the agent left it. */
+export const IMAGE_ENTRY = 'image';
+
 /** Entries of the area root the harness makes; anything else there was left by the case's commands. */
-// 'image': the overlay of a case in an image, whose checks run in the image as the agent left it.
 const AREA_ENTRIES = new Set([
   'workspace',
   'home',
   'tmp',
   'prompt.txt',
   'agent-stdout',
-  'image',
+  IMAGE_ENTRY,
   OWNER_FILE,
   KEPT_FILE,
 ]);
