@@ -136,6 +136,70 @@ describe.skipIf(!probe.available)('a case in an image (bwrap)', () => {
   });
 });
 
+describe.skipIf(!probe.available)('a case whose environment is a Dockerfile (bwrap)', () => {
+  beforeAll(async () => {
+    await mkdir(join(suiteDir, 'environment'), { recursive: true });
+    await writeFile(
+      join(suiteDir, 'environment', 'Dockerfile'),
+      [
+        'FROM debian:bookworm-slim',
+        'WORKDIR /srv/task',
+        'COPY --chmod=755 tool.sh /usr/local/bin/task-tool',
+        'RUN echo "made by RUN" > /srv/task/input.txt',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(join(suiteDir, 'environment', 'tool.sh'), '#!/bin/sh\necho tool-from-dockerfile\n');
+  });
+
+  const dockerfileCase = (overrides: Partial<Case> = {}): Case => ({
+    id: 'in-built-image',
+    prompt: 'p',
+    environment: { dockerfile: 'environment/Dockerfile' },
+    baseImages: { 'debian:bookworm-slim': 'image.tar' },
+    checks: [
+      { kind: 'fileContains', path: 'out.txt', text: 'tool-from-dockerfile' },
+      { kind: 'fileContains', path: 'out.txt', text: 'made by RUN' },
+      { kind: 'fileContains', path: 'out.txt', text: 'cwd /srv/task' },
+    ],
+    ...overrides,
+  });
+  const agent = 'task-tool > out.txt && cat input.txt >> out.txt && echo "cwd $(pwd)" >> out.txt';
+
+  it("builds the image, runs in it, and records the base image's substitution", async () => {
+    const result = await runCase(dockerfileCase(), { cmd: agent, suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas });
+    expect(result.error).toBeUndefined();
+    expect(result.passed).toBe(true);
+    expect(result.warnings).toContain(`base image debian:bookworm-slim is ${join(suiteDir, 'image.tar')} (baseImages)`);
+    const noop = await runCase(dockerfileCase(), { cmd: 'true', suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas });
+    expect(noop.outcome).toBe('failed');
+  });
+
+  it('is a harness error naming the base image when it is not here', async () => {
+    const result = await runCase(dockerfileCase({ baseImages: {} }), {
+      cmd: agent,
+      suiteDir,
+      sandbox: { kind: 'bwrap' },
+      tmpDir: areas,
+    });
+    expect(result.outcome).toBe('harnessError');
+    expect(result.error).toContain('the base image debian:bookworm-slim is not here');
+  });
+
+  it('runs on the host, saying why, when the environment falls back to it', async () => {
+    const result = await runCase(
+      dockerfileCase({
+        baseImages: {},
+        environment: { dockerfile: 'environment/Dockerfile', fallback: 'host' },
+        checks: [{ kind: 'fileContains', path: 'out.txt', text: 'on the host' }],
+      }),
+      { cmd: 'echo on the host > out.txt', suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas },
+    );
+    expect(result.passed).toBe(true);
+    expect(result.warnings?.some((line) => line.startsWith('run on the host: ') && line.includes('debian'))).toBe(true);
+  });
+});
+
 describe('a case in an image without bwrap', () => {
   it('is not run, and says the image needs the bwrap sandbox', async () => {
     const result = await runCase(imageCase(), { cmd: AGENT, suiteDir, sandbox: { kind: 'none' }, tmpDir: areas });

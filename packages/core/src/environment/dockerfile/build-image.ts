@@ -198,7 +198,7 @@ async function runStages(plan: Plan, state: BuildState): Promise<ImageConfig> {
     request.onProgress?.(`step ${step}/${plan.total}: FROM ${describeBase(stage.base, plan)}`);
     for (const instruction of stage.steps) {
       step += 1;
-      request.onProgress?.(`step ${step}/${plan.total}: ${instruction.keyword} ${instruction.text}`);
+      request.onProgress?.(`step ${step}/${plan.total}: ${written(instruction)}`);
       await runInstruction(instruction, current, state, done, plan, `step ${step}/${plan.total}`);
     }
     done.push(current);
@@ -212,6 +212,12 @@ async function runStages(plan: Plan, state: BuildState): Promise<ImageConfig> {
     ...(last.workdir !== '/' && { workingDir: last.workdir }),
     ...(last.user !== undefined && { user: last.user }),
   };
+}
+
+/** An instruction as written, flags included, for progress lines. */
+function written(instruction: Instruction): string {
+  const flags = Object.entries(instruction.flags).map(([name, value]) => `--${name}=${value} `);
+  return `${instruction.keyword} ${flags.join('')}${instruction.text}`;
 }
 
 function describeBase(base: Base, plan: Plan): string {

@@ -116,7 +116,8 @@ export function keyValuePairs(text: string, keyword: string, line: number): [str
   const old = /^([^\s=]+)\s+(.*)$/s.exec(text);
   if (old !== null && keyword === 'ENV' && !old[1]?.includes('=')) return [[old[1] as string, old[2] as string]];
   const pairs: [string, string | undefined][] = [];
-  const pair = /([^\s=]+)(?:=("(?:[^"\\]|\\.)*"|'[^']*'|(?:[^\s"'\\]|\\.)*))?\s*/y;
+  // A name holds no quote: `A="unterminated` is an error, not a pair A and a name `"unterminated`.
+  const pair = /([^\s="']+)(?:=("(?:[^"\\]|\\.)*"|'[^']*'|(?:[^\s"'\\]|\\.)*))?\s*/y;
   const rest = text.trim();
   while (pair.lastIndex < rest.length) {
     const at = pair.lastIndex;
