@@ -95,6 +95,7 @@ describe.skipIf(!probe.available)('public benchmark tasks under bwrap', () => {
     expect(result.stdout).toContain(
       [
         'tasks/count/task.yaml: count: not reproduced here:',
+        '  - the image of Dockerfile (the case runs on the host until --base-image ghcr.io/laude-institute/t-bench/python-3-13:20250620=ARCHIVE names its base)',
         "  - the image ghcr.io/laude-institute/t-bench/python-3-13:20250620 (FROM): the host's own tools are used instead",
         '  - the service cache (redis:7) of docker-compose.yaml',
       ].join('\n'),
@@ -102,6 +103,7 @@ describe.skipIf(!probe.available)('public benchmark tasks under bwrap', () => {
     expect(result.stdout).toContain(
       [
         'tasks/greet/task.toml: greet: not reproduced here:',
+        '  - the image of environment/Dockerfile (the case runs on the host until --base-image ubuntu:24.04=ARCHIVE names its base)',
         "  - the image ubuntu:24.04 (FROM): the host's own tools are used instead",
         '  - RUN apt-get update && apt-get install -y curl',
       ].join('\n'),

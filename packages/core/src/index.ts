@@ -6,6 +6,7 @@ export * from './checks/index.js';
 export * from './compare/index.js';
 export * from './debug/index.js';
 export * from './env/index.js';
+export * from './environment/index.js';
 export * from './families/index.js';
 export * from './integrity/index.js';
 export * from './logs/index.js';

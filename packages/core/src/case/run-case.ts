@@ -7,6 +7,7 @@ import { readAgentOutput } from '../agents/usage/extract-usage.js';
 import { resolveChanges } from '../changes/settings.js';
 import { changesFence, type SnapshotPlan } from '../changes/snapshot.js';
 import { type CaseImage, caseImage, seedFromImage } from '../environment/case-image.js';
+import type { HostFallback } from '../environment/host-fallback.js';
 import { createImageRoot, type ImageRoot, ImageRootError, imageEnv } from '../environment/image-root.js';
 import { type FamilyCase, startFamilyCase } from '../families/family-case.js';
 import { TOOL_DIR_ENV, TOOL_SLOTS_ENV } from '../families/tool-scripts.js';
@@ -174,7 +175,7 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
     testCase.environment === undefined ? undefined : await caseImage(testCase, options.suiteDir, sandbox.kind);
   if (typeof found === 'string') return notRun(testCase, started, sandbox, 'harness', found);
   // A task whose base image is not here runs on the host, as without an environment, and says why.
-  const hostFallback = found !== undefined && 'host' in found ? found.host : undefined;
+  const hostFallback = found !== undefined && 'host' in found ? found : undefined;
   const image = hostFallback === undefined ? (found as CaseImage | undefined) : undefined;
   const placed = image === undefined ? placeWorkdir(testCase, sandbox.kind) : undefined;
   if (typeof placed === 'string') return notRun(testCase, started, sandbox, 'harness', placed);
@@ -230,8 +231,8 @@ interface AreaContext {
   workdir: WorkdirLayout | undefined;
   /** The image the case runs in, if it names an environment. */
   image: CaseImage | undefined;
-  /** Why a case with an environment runs on the host instead. */
-  hostFallback: string | undefined;
+  /** Why a case with an environment runs on the host instead, and what of its Dockerfile the host lacks. */
+  hostFallback: HostFallback | undefined;
 }
 
 /** The sandbox's placement of a case's `workdir` (and of a task's fixed paths), or why it cannot have one here. */
@@ -331,12 +332,13 @@ async function runPrepared(
   const env = envs.steps;
   const warnings: string[] = [
     ...(image?.warnings ?? []),
-    ...(context.hostFallback === undefined ? [] : [`run on the host: ${context.hostFallback}`]),
+    ...(context.hostFallback === undefined ? [] : [`run on the host: ${context.hostFallback.host}`]),
     ...(await seedHome(testCase, options.agent, area, source)),
   ];
   // What of the task's environment the host does not provide: a failure may come from there.
-  if (image === undefined)
-    for (const missing of testCase.notReproduced ?? []) warnings.push(`not reproduced here: ${missing}`);
+  for (const missing of [...(context.hostFallback?.notReproduced ?? []), ...(testCase.notReproduced ?? [])]) {
+    warnings.push(`not reproduced here: ${missing}`);
+  }
   const changesSettings = resolveChanges(testCase.changes);
   // The fences around the copy tell the fixture's files from those setup writes (see changes/snapshot.ts).
   const fence = join(area.root, 'changes-fence');

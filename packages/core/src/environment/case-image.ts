@@ -1,9 +1,10 @@
 import { cp, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { pathInImage } from '../images/index.js';
 import { locateBwrap } from '../process/sandbox.js';
 import type { Case } from '../suite/schema.js';
 import { BaseImageMissing, type BuildRequest, type BuiltImage, buildImage } from './dockerfile/build-image.js';
+import { type HostFallback, hostFallback } from './host-fallback.js';
 import { ImageError, imageCacheDir, type StoredImage, storedImage } from './image-store.js';
 import { nodeProblem } from './node-in-image.js';
 
@@ -35,23 +36,27 @@ export async function caseImage(
   testCase: Case,
   suiteDir: string | undefined,
   sandbox: 'bwrap' | 'none',
-): Promise<CaseImage | { host: string } | string> {
+): Promise<CaseImage | HostFallback | string> {
   const environment = testCase.environment;
   if (environment === undefined) throw new TypeError('caseImage needs a case with an environment');
-  if (sandbox !== 'bwrap') {
-    return 'an environment needs the bwrap sandbox, which runs the image as the root of every command; install bubblewrap and run with --sandbox bwrap (sandbox: "bwrap")';
-  }
   const base = suiteDir ?? process.cwd();
   const at = (path: string) => (isAbsolute(path) ? path : resolve(base, path));
+  const dockerfile = environment.dockerfile === undefined ? undefined : at(environment.dockerfile);
+  const context = at(environment.context ?? dirname(dockerfile ?? '.'));
+  const fallBack = (reason: string) => hostFallback(reason, dockerfile, context, environment.ignore ?? []);
+  if (sandbox !== 'bwrap') {
+    const needed = 'an environment needs the bwrap sandbox, which runs the image as the root of every command';
+    if (environment.fallback === 'host') return fallBack(`${needed}; this run has no sandbox`);
+    return `${needed}; install bubblewrap and run with --sandbox bwrap (sandbox: "bwrap")`;
+  }
   const warnings: string[] = [];
   let image: StoredImage;
   try {
     if (environment.archive !== undefined) image = await storedImage(at(environment.archive));
     else {
-      const dockerfile = at(environment.dockerfile as string);
       const built = await builtOnce({
-        dockerfile,
-        context: at(environment.context ?? dirname(dockerfile)),
+        dockerfile: dockerfile as string,
+        context,
         ...(environment.ignore && { ignore: environment.ignore }),
         baseImages: Object.fromEntries(
           Object.entries(testCase.baseImages ?? {}).map(([name, path]) => [name, at(path)]),
@@ -60,13 +65,13 @@ export async function caseImage(
         bwrap: locateBwrap() ?? 'bwrap',
         stepTimeoutMs: (testCase.setupTimeoutSec ?? DEFAULT_STEP_TIMEOUT_SEC) * 1000,
         onProgress: (line) =>
-          process.stderr.write(`gz-bench: building ${environment.dockerfile}: ${line.slice(0, 200)}\n`),
+          process.stderr.write(`gz-bench: building ${shownPath(dockerfile as string)}: ${line.slice(0, 200)}\n`),
       });
       image = built.image;
       for (const { from, to } of built.substitutions) warnings.push(`base image ${from} is ${to} (baseImages)`);
     }
   } catch (error) {
-    if (error instanceof BaseImageMissing && environment.fallback === 'host') return { host: error.message };
+    if (error instanceof BaseImageMissing && environment.fallback === 'host') return fallBack(error.message);
     if (error instanceof ImageError) return error.message;
     throw error;
   }
@@ -86,6 +91,12 @@ export async function caseImage(
     warnings.push(`not reproduced here: the image's User "${user}" (commands run as root in the image)`);
   }
   return { image, workdir: testCase.workdir ?? ownDir ?? task, warnings };
+}
+
+/** A path as progress shows it: from the current directory when it is below it. */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
 const builds = new Map<string, Promise<BuiltImage>>();

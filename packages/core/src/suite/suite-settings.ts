@@ -2,8 +2,9 @@ import { CASE_SETTING_KEYS, TASK_SETTING_KEYS } from './defaults.js';
 import type { Case, CaseSettings, Suite, TaskSettings } from './schema.js';
 
 /**
- * A case with the suite's settings applied where the case sets none. `env` is merged name by name
- * instead, the case's own values winning: a case adds a constant without repeating the suite's.
+ * A case with the suite's settings applied where the case sets none. `env` and `baseImages` are
+ * merged name by name instead, the case's own values winning: a case adds a constant (or a base
+ * image) without repeating the suite's.
  */
 export function withSuiteSettings(suite: Suite, testCase: Case): Case {
   const inherited: CaseSettings & TaskSettings = {};
@@ -12,5 +13,8 @@ export function withSuiteSettings(suite: Suite, testCase: Case): Case {
   }
   const merged = { ...inherited, ...testCase };
   if (suite.env !== undefined && testCase.env !== undefined) merged.env = { ...suite.env, ...testCase.env };
+  if (suite.baseImages !== undefined && testCase.baseImages !== undefined) {
+    merged.baseImages = { ...suite.baseImages, ...testCase.baseImages };
+  }
   return merged;
 }

@@ -59,9 +59,11 @@ export async function readHarborTask(dir: string, display: string): Promise<Task
     optional: true,
   });
   const environment = readDockerfile(dockerfile ?? '', await contextEntries(contextDir, []));
-  if (image !== undefined) environment.notReproduced.unshift(`the image ${image} (environment.docker_image)`);
-  environment.notReproduced.push(...(await composeServices(contextDir, displayOf(display, 'environment'))));
-  environment.notReproduced.push(...(await testScriptNeeds(join(dir, 'tests', 'test.sh'), [join(dir, 'tests')])));
+  const beyondImage = [
+    ...(image === undefined ? [] : [`the image ${image} (environment.docker_image)`]),
+    ...(await composeServices(contextDir, displayOf(display, 'environment'))),
+    ...(await testScriptNeeds(join(dir, 'tests', 'test.sh'), [join(dir, 'tests')])),
+  ];
   return {
     format: 'harbor',
     dir,
@@ -73,6 +75,8 @@ export async function readHarborTask(dir: string, display: string): Promise<Task
     meta: author === undefined ? {} : { author },
     contextDir,
     environment,
+    ...(dockerfile !== undefined && { dockerfile: { path: join(contextDir, 'Dockerfile'), ignore: [] } }),
+    beyondImage,
   };
 }
 

@@ -1,5 +1,6 @@
 import { cp, lstat, mkdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { globRegExp } from '../changes/exclude.js';
 import { installMerged, settingPaths } from '../integrity/verifiers.js';
 import type { LoadedSuite } from '../suite/load.js';
 import { type Case, CaseSchema } from '../suite/schema.js';
@@ -69,6 +70,9 @@ export async function importTasks(suites: readonly LoadedSuite[], target: Import
           copied.files.push({ from: rel(name), to: entry.to });
         }
       }
+      if (testCase.environment?.dockerfile !== undefined) {
+        copied.environment = await copyEnvironment(testCase.environment, from, join(own, 'environment'), rel);
+      }
       // The task's origin, as the new suite file sees it.
       if (copied.meta?.task !== undefined) {
         const origin = relative(target.outDir, from(String(copied.meta.task)))
@@ -92,6 +96,41 @@ function inSchemaOrder(testCase: Case): Case {
   const order = [...LEADING_KEYS, ...Object.keys(CaseSchema.shape).filter((key) => !LEADING_KEYS.includes(key))];
   const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
   return Object.fromEntries(Object.entries(testCase).sort(([a], [b]) => rank(a) - rank(b))) as Case;
+}
+
+type Environment = NonNullable<Case['environment']>;
+
+/**
+ * Copies a Dockerfile environment's build context to `to`, less what it ignores, and names the copy:
+ * the suite then builds the same image from its own files. The Dockerfile goes with the context
+ * (beside it when it lies outside).
+ */
+async function copyEnvironment(
+  environment: Environment,
+  from: (path: string) => string,
+  to: string,
+  rel: (path: string) => string,
+): Promise<Environment> {
+  const dockerfile = from(environment.dockerfile as string);
+  const context = from(environment.context ?? dirname(environment.dockerfile as string));
+  const ignored = (environment.ignore ?? []).map((pattern) => globRegExp(pattern.replace(/\/+$/, '')));
+  await cp(context, to, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (path) => {
+      const inside = relative(context, path).split(sep).join('/');
+      return inside === '' || !ignored.some((pattern) => pattern.test(inside));
+    },
+  });
+  const inside = relative(context, dockerfile).split(sep).join('/');
+  const within = inside !== '' && !inside.startsWith('../') && !isAbsolute(inside);
+  if (!within) await cp(dockerfile, join(to, 'Dockerfile.gz-bench'));
+  const { ignore: _copiedWithout, ...rest } = environment;
+  return {
+    ...rest,
+    dockerfile: rel(`environment/${within ? inside : 'Dockerfile.gz-bench'}`),
+    context: rel('environment'),
+  };
 }
 
 /** An import that cannot be written as asked; the CLI exits 2 with its message. */

@@ -88,10 +88,8 @@ describe('loading task directories', () => {
         layout: 'task',
         solutionFiles: ['solution'],
         files: [{ from: 'environment/main.py', to: 'main.py' }],
-        notReproduced: [
-          "the image python:3.13 (FROM): the host's own tools are used instead",
-          'RUN pip install pytest',
-        ],
+        // The Dockerfile is built where its base image is named, else the case runs on the host.
+        environment: { dockerfile: 'environment/Dockerfile', context: 'environment', fallback: 'host' },
         tags: ['hard', 'debugging', 'python'],
         meta: {
           format: 'harbor',
@@ -121,8 +119,14 @@ describe('loading task directories', () => {
       checkTimeoutSec: 30,
       // COPY . brings the task's own files, never its tests, solution or configuration.
       files: [{ from: 'sum/numbers.txt', to: 'numbers.txt' }],
+      environment: {
+        dockerfile: 'sum/Dockerfile',
+        context: 'sum',
+        ignore: ['task.yaml', 'run-tests.sh', 'tests', 'solution.sh', 'solution.yaml'],
+        fallback: 'host',
+      },
+      // What no image built here gives: a compose service, the harness's own shell.
       notReproduced: [
-        "the image ghcr.io/laude-institute/t-bench/python-3-13:20250620 (FROM): the host's own tools are used instead",
         'the service db (postgres:16) of docker-compose.yaml',
         "run_tests_in_same_shell: the tests run in a fresh shell here, not in the agent's",
       ],

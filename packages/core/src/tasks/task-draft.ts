@@ -26,5 +26,10 @@ export interface TaskDraft {
   internet?: boolean;
   /** The build context the environment's `files` are relative to. */
   contextDir: string;
+  /** What the host reproduces of the task's Dockerfile, and what it does not. */
   environment: DockerEnvironment;
+  /** The task's Dockerfile, built as the case's environment where its base image is here; none: the task has none. */
+  dockerfile?: { path: string; ignore: readonly string[] };
+  /** What the task needs beyond its Dockerfile that no environment here provides (compose services, harness files). */
+  beyondImage: string[];
 }

@@ -38,10 +38,12 @@ export async function readTerminalBenchTask(dir: string, display: string): Promi
 
   const dockerfile = await readTaskText(join(dir, 'Dockerfile'), displayOf(display, 'Dockerfile'), { optional: true });
   const environment = readDockerfile(dockerfile ?? '', await contextEntries(dir, TASK_OWN));
-  environment.notReproduced.push(...(await composeServices(dir, display)));
-  environment.notReproduced.push(...(await testScriptNeeds(join(dir, 'run-tests.sh'), [tests])));
+  const beyondImage = [
+    ...(await composeServices(dir, display)),
+    ...(await testScriptNeeds(join(dir, 'run-tests.sh'), [tests])),
+  ];
   if (yaml.boolean('run_tests_in_same_shell') === true) {
-    environment.notReproduced.push("run_tests_in_same_shell: the tests run in a fresh shell here, not in the agent's");
+    beyondImage.push("run_tests_in_same_shell: the tests run in a fresh shell here, not in the agent's");
   }
   const author = yaml.string('author_name');
   const parser = yaml.string('parser_name');
@@ -60,6 +62,9 @@ export async function readTerminalBenchTask(dir: string, display: string): Promi
     meta: { ...(author !== undefined && { author }), ...(parser !== undefined && { parser }) },
     contextDir: dir,
     environment,
+    // The tests and the solution stay out of the image, as they stay out of the agent's reach.
+    ...(dockerfile !== undefined && { dockerfile: { path: join(dir, 'Dockerfile'), ignore: TASK_OWN } }),
+    beyondImage,
   };
 }
 

@@ -14,6 +14,7 @@ export function taskToCase(task: TaskDraft, suiteDir: string): Record<string, un
   const tags = [...new Set(labels.filter((tag) => tagProblem(tag) === undefined))];
   const otherTags = task.tags.filter((tag) => tagProblem(tag) !== undefined);
   const { environment } = task;
+  const notReproduced = [...(task.dockerfile === undefined ? environment.notReproduced : []), ...task.beyondImage];
   return {
     id: basename(task.dir),
     prompt: task.instruction,
@@ -39,6 +40,16 @@ export function taskToCase(task: TaskDraft, suiteDir: string): Record<string, un
       ...(otherTags.length > 0 && { tags: otherTags }),
       ...task.meta,
     },
-    ...(environment.notReproduced.length > 0 && { notReproduced: environment.notReproduced }),
+    // Where its base image is here the Dockerfile is built; where not, the case runs on the host and
+    // the Dockerfile's lines the host does not reproduce are named then.
+    ...(task.dockerfile !== undefined && {
+      environment: {
+        dockerfile: rel(task.dockerfile.path),
+        context: rel(task.contextDir),
+        ...(task.dockerfile.ignore.length > 0 && { ignore: task.dockerfile.ignore }),
+        fallback: 'host',
+      },
+    }),
+    ...(notReproduced.length > 0 && { notReproduced }),
   };
 }

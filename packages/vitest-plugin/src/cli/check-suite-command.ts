@@ -21,6 +21,7 @@ import { UsageError } from './usage-error.js';
 interface CheckSuiteFlags {
   timeout?: string;
   'allow-env'?: string[];
+  'base-image'?: string[];
   case?: string[];
   'allow-secrets'?: boolean;
   sandbox?: string;
@@ -36,13 +37,14 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseStrict<CheckSuiteFlags>(args, {
     timeout: { type: 'string' },
     'allow-env': { type: 'string', multiple: true },
+    'base-image': { type: 'string', multiple: true },
     case: { type: 'string', multiple: true },
     'allow-secrets': { type: 'boolean' },
     sandbox: { type: 'string' },
     concurrency: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('check-suite needs at least one suite file');
-  const { timeout, allowEnv, sandbox, concurrency } = runSettings(values);
+  const { timeout, allowEnv, sandbox, concurrency, baseImages } = runSettings(values);
   const { files, suites: all } = await loadNamedSuites(positionals);
   const suites = selectCases(all, values.case);
   const root = commonRoot(files);
@@ -95,6 +97,7 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
     allowEnv,
     allowSecrets: values['allow-secrets'] === true,
     sandbox,
+    baseImages,
     solutionAgent: ORACLE_AGENTS.solution,
     onlyFailed: undefined,
     retryErrors: 0,
@@ -110,7 +113,7 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
   for (const { file, id, problems: why } of problems) process.stdout.write(`${file}: ${id}: ${why.join('; ')}\n`);
   // Which tasks could not have their environment here: a case that does not discriminate may be why.
   for (const { suite, file } of suites)
-    process.stdout.write(notReproducedText(relative(root, file).split(sep).join('/'), suite));
+    process.stdout.write(await notReproducedText(relative(root, file).split(sep).join('/'), suite, file, baseImages));
   const total = cases.length;
   if (problems.length > 0) {
     process.stderr.write(`gz-bench: ${problems.length} of ${total} cases do not discriminate\n`);

@@ -37,7 +37,7 @@ export async function importCommand(args: string[]): Promise<number> {
   const shown = relative(process.cwd(), written.suiteFile) || written.suiteFile;
   const cases = written.cases === 1 ? '1 task' : `${written.cases} tasks`;
   process.stdout.write(`wrote ${shown} (${cases}) and ${relative(process.cwd(), written.taskDir) || '.'}/\n`);
-  for (const { suite } of suites) process.stdout.write(notReproducedText(shown, suite));
+  for (const { suite, file } of suites) process.stdout.write(await notReproducedText(shown, suite, file));
   process.stdout.write(`Prove it: gz-bench check-suite ${shown}\n`);
   return EXIT.passed;
 }

@@ -41,6 +41,7 @@ interface RunFlags {
   json?: boolean;
   keep?: boolean;
   'allow-env'?: string[];
+  'base-image'?: string[];
   case?: string[];
   'allow-secrets'?: boolean;
   sandbox?: string;
@@ -71,6 +72,7 @@ export async function runCommand(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     keep: { type: 'boolean' },
     'allow-env': { type: 'string', multiple: true },
+    'base-image': { type: 'string', multiple: true },
     case: { type: 'string', multiple: true },
     'allow-secrets': { type: 'boolean' },
     sandbox: { type: 'string' },
@@ -108,7 +110,7 @@ export async function runCommand(args: string[]): Promise<number> {
   }
   const testNamePattern = namePattern(values['test-name-pattern']);
   const tagsFilter = values['tags-filter'];
-  const { timeout, allowEnv, sandbox, concurrency } = runSettings(values);
+  const { timeout, allowEnv, sandbox, concurrency, baseImages } = runSettings(values);
   const { named, files, suites: all } = await loadNamedSuites(positionals);
   markStage(`${files.length === 1 ? 'the suite file is' : `${files.length} suite files are`} loaded`);
   const suites = selectCases(all, values.case);
@@ -185,6 +187,7 @@ export async function runCommand(args: string[]): Promise<number> {
     allowEnv,
     allowSecrets: values['allow-secrets'] === true,
     sandbox,
+    baseImages,
     solutionAgent: undefined,
     onlyFailed,
     retryErrors,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
@@ -22,14 +23,17 @@ export interface RunSettings {
   allowEnv: string[];
   sandbox: SandboxMode;
   concurrency: number;
+  /** `--base-image NAME=ARCHIVE`, the archives absolute. */
+  baseImages: Record<string, string>;
 }
 
-/** Reads `--timeout`, `--allow-env`, `--sandbox` and `--concurrency` (or `GZ_BENCH_CONCURRENCY`). */
+/** Reads `--timeout`, `--allow-env`, `--sandbox`, `--base-image` and `--concurrency` (or `GZ_BENCH_CONCURRENCY`). */
 export function runSettings(values: {
   timeout?: string;
   'allow-env'?: string[];
   sandbox?: string;
   concurrency?: string;
+  'base-image'?: string[];
 }): RunSettings {
   const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
   const allowEnv = values['allow-env'] ?? [];
@@ -40,7 +44,24 @@ export function runSettings(values: {
   const sandbox = values.sandbox ?? 'auto';
   if (!isSandboxMode(sandbox)) throw new UsageError(`--sandbox must be auto, bwrap or none, got "${sandbox}"`);
   const concurrency = runConcurrency(values.concurrency, process.env.GZ_BENCH_CONCURRENCY);
-  return { timeout, allowEnv, sandbox, concurrency };
+  return { timeout, allowEnv, sandbox, concurrency, baseImages: baseImageFlags(values['base-image'] ?? []) };
+}
+
+/** `--base-image NAME=ARCHIVE`, each archive a file or directory that is there. */
+function baseImageFlags(flags: readonly string[]): Record<string, string> {
+  const baseImages: Record<string, string> = {};
+  for (const flag of flags) {
+    const at = flag.indexOf('=');
+    const name = flag.slice(0, at).trim();
+    const archive = flag.slice(at + 1);
+    if (at < 0 || name === '' || archive === '') {
+      throw new UsageError(`--base-image takes NAME=ARCHIVE (python:3.12-slim=images/python.tar), got "${flag}"`);
+    }
+    if (!existsSync(archive)) throw new UsageError(`--base-image ${flag}: ${archive} is not there`);
+    if (baseImages[name] !== undefined) throw new UsageError(`--base-image names ${name} twice`);
+    baseImages[name] = resolve(archive);
+  }
+  return baseImages;
 }
 
 /** The suite files of a command line, each once, and the suites in them. */

@@ -6,11 +6,12 @@ Usage:
                [--trials k] [--pass-rule majority|all|any|SHARE] [--case ID]... [-t PATTERN]
                [--timeout n] [--concurrency n] [--json] [--keep]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
-               [--logs DIR] [--markdown FILE] [--html FILE] [--unsafe]
+               [--base-image NAME=ARCHIVE]... [--logs DIR] [--markdown FILE] [--html FILE] [--unsafe]
                [--max-cost-usd X] [--max-tokens N] [--max-turns N] [-u, --update]
                [--only-failed REPORT] [--retry-errors [n]]
   gz-bench check-suite <suite.json>... [--case ID]... [--timeout n] [--concurrency n]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
+               [--base-image NAME=ARCHIVE]...
   gz-bench compare <base.json> <head.json> [--json] [--markdown FILE] [--html FILE]
   gz-bench view <report.json> [-o FILE] [--root DIR]
   gz-bench validate <suite.json>
@@ -54,6 +55,9 @@ run       Run every case of the suites through Vitest and score it.
               commands (repeatable); they get a minimal environment otherwise
   --allow-secrets  copy secret-looking files of fixture repositories too
   --sandbox   auto (default: bwrap when it works), bwrap, or none
+  --base-image NAME=ARCHIVE  the image (docker-archive or OCI layout) a case's
+              Dockerfile builds on for FROM NAME; no registry is reached
+              (repeatable; also on check-suite)
   -u, --update  write each suite's baseline file (x.bench.json -> x.bench.baseline.json)
               from this run's results, removing entries of cases that are gone
   --only-failed REPORT  run again only the trials of an earlier report that did

@@ -9,9 +9,9 @@ export async function validateCommand(args: string[]): Promise<number> {
   const { positionals } = parseStrict(args, {});
   if (positionals.length !== 1) throw new UsageError('validate takes exactly one suite file');
   const file = positionals[0] as string;
-  const { suite } = await loadSuite(file);
+  const { suite, file: absolute } = await loadSuite(file);
   const count = suite.cases.length;
   process.stdout.write(`${file}: valid suite "${suite.name}" with ${count} ${count === 1 ? 'case' : 'cases'}\n`);
-  process.stdout.write(notReproducedText(file, suite));
+  process.stdout.write(await notReproducedText(file, suite, absolute));
   return EXIT.passed;
 }

@@ -203,6 +203,9 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         allowEnv: options.allowEnv,
         allowSecrets: options.allowSecrets,
         sandbox: options.sandbox,
+        baseImages: Object.fromEntries(
+          Object.entries(options.baseImages).map(([name, path]) => [name, resolve(vitest.config.root, path)]),
+        ),
         solutionAgent: options.solutionAgent,
         retryErrors: options.retryErrors,
         ...(scan.secretPaths.length > 0 && { secretPaths: scan.secretPaths }),

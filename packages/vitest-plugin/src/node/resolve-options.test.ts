@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { GzBenchOptions } from '../shared/options.js';
 import { OptionsError, resolveOptions } from './resolve-options.js';
 
 describe('resolveOptions', () => {
@@ -23,6 +24,7 @@ describe('resolveOptions', () => {
       allowEnv: [],
       allowSecrets: false,
       sandbox: 'auto',
+      baseImages: {},
       retryErrors: 0,
     });
   });
@@ -73,6 +75,7 @@ describe('resolveOptions', () => {
       allowEnv: ['OPENAI_API_KEY', 'GH_TOKEN'],
       allowSecrets: true,
       sandbox: 'none',
+      baseImages: {},
       onlyFailed: 'out/earlier.json',
       retryErrors: 2,
     });
@@ -194,6 +197,13 @@ describe('resolveOptions', () => {
       'GZ_BENCH_ALLOW_ENV: GZ_BENCH_* names only variables gz-bench sets itself, so it cannot be passed through',
     ],
     [{}, { GZ_BENCH_SANDBOX: 'docker' }, 'gz-bench option "sandbox" must be auto, bwrap or none, got "docker"'],
+    ...[{ python: '' }, ['images/a.tar'], { '': 'a.tar' }, { python: 3 }].map(
+      (baseImages): [GzBenchOptions, NodeJS.ProcessEnv, string] => [
+        { baseImages } as never,
+        {},
+        'gz-bench option "baseImages" must map FROM names to image archives, e.g. { "python:3.12-slim": "images/python.tar" }',
+      ],
+    ),
   ])('rejects %j with env %j', (options, env, message) => {
     expect(() => resolveOptions(options, env)).toThrow(new OptionsError(message));
   });

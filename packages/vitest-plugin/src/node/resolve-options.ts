@@ -46,6 +46,7 @@ const DEFAULTS: Omit<ResolvedGzBenchOptions, 'agents'> = {
   allowEnv: [],
   allowSecrets: false,
   sandbox: 'auto',
+  baseImages: {},
   // Set by gz-bench check-suite only.
   solutionAgent: undefined,
   onlyFailed: undefined,
@@ -107,10 +108,24 @@ export function resolveOptions(
   if (!isSandboxMode(merged.sandbox)) {
     throw new OptionsError(`gz-bench option "sandbox" must be auto, bwrap or none, got "${String(merged.sandbox)}"`);
   }
-  const resolved = { ...merged, agents, include, allowEnv };
+  assertBaseImages(merged.baseImages);
+  const resolved = { ...merged, agents, include, allowEnv, baseImages: { ...merged.baseImages } };
   return checkSuite === true
     ? { ...resolved, cmd: undefined, trials: 1, solutionAgent: ORACLE_AGENTS.solution }
     : resolved;
+}
+
+function assertBaseImages(baseImages: unknown): void {
+  const entries = typeof baseImages === 'object' && baseImages !== null ? Object.entries(baseImages) : undefined;
+  if (
+    entries === undefined ||
+    Array.isArray(baseImages) ||
+    entries.some(([name, path]) => name.trim() === '' || typeof path !== 'string' || path.trim() === '')
+  ) {
+    throw new OptionsError(
+      'gz-bench option "baseImages" must map FROM names to image archives, e.g. { "python:3.12-slim": "images/python.tar" }',
+    );
+  }
 }
 
 function assertCases(cases: unknown): void {

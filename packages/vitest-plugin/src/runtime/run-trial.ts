@@ -80,7 +80,7 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
       controller.signal.throwIfAborted();
       const budgetMs = caseBudgetMs(testCase, options.timeout);
       const { value, exceeded } = await runWithinBudget(budgetMs, SETTLE_TIMEOUT_MS, controller, () =>
-        runCase(withSuiteSettings(plan.suite, testCase), {
+        runCase(withRunBaseImages(withSuiteSettings(plan.suite, testCase), options), {
           cmd: plan.cmd,
           keep: options.keep,
           signal: controller.signal,
@@ -120,6 +120,13 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** The case with the run's base images (`--base-image`), which win over its own. */
+function withRunBaseImages(testCase: Case, options: WorkerOptions): Case {
+  const run = options.baseImages ?? {};
+  if (Object.keys(run).length === 0) return testCase;
+  return { ...testCase, baseImages: { ...testCase.baseImages, ...run } };
 }
 
 const harnessEnvs = new WeakMap<WorkerOptions, NodeJS.ProcessEnv>();

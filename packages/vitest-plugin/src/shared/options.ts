@@ -105,6 +105,11 @@ export interface GzBenchOptions {
    */
   checkSuite?: boolean;
   /**
+   * Images for the `FROM` names of cases' Dockerfiles, name → docker-archive or OCI layout (relative to
+   * the Vitest root): no registry is reached. They win over the suites' own `baseImages`.
+   */
+  baseImages?: Record<string, string>;
+  /**
    * Path of an earlier gz-bench report, relative to the Vitest root: run again only the trials it
    * gives no passing result (failed, errored, not run, or absent), keep its passing rows, and write
    * one complete report of both. Overridden by `GZ_BENCH_ONLY_FAILED`.
@@ -143,6 +148,8 @@ export interface ResolvedGzBenchOptions {
   allowEnv: string[];
   allowSecrets: boolean;
   sandbox: SandboxMode;
+  /** The run's base images for Dockerfile environments, by FROM name: absolute archive paths. */
+  baseImages: Record<string, string>;
   /** The agent that plays each case's `solution` instead of its command (gz-bench check-suite). */
   solutionAgent: string | undefined;
   /** The earlier report whose passing trials a resumed run keeps (absolute, or relative to the Vitest root). */
@@ -166,6 +173,7 @@ export type WorkerOptions = Pick<
   | 'allowEnv'
   | 'allowSecrets'
   | 'sandbox'
+  | 'baseImages'
   | 'solutionAgent'
   | 'retryErrors'
 > & {

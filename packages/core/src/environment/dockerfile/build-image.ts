@@ -102,6 +102,17 @@ export async function buildImage(request: BuildRequest): Promise<BuiltImage> {
   return { image, substitutions };
 }
 
+/** The images a Dockerfile's FROM lines name (not its stages, not `scratch`); none when it cannot be read. */
+export function baseImageNames(text: string): string[] {
+  try {
+    const plan = planStages(parseDockerfile(text), 'Dockerfile');
+    return [...new Set(plan.stages.flatMap((stage) => (stage.base.kind === 'image' ? [stage.base.name] : [])))];
+  } catch (error) {
+    if (error instanceof ImageError || error instanceof DockerfileError) return [];
+    throw error;
+  }
+}
+
 /** Where a FROM's base comes from. */
 type Base = { kind: 'image'; name: string } | { kind: 'stage'; index: number } | { kind: 'scratch' };
 
@@ -158,7 +169,7 @@ function pairsOf(instruction: Instruction, file: string): [string, string | unde
 }
 
 /** The archive that `baseImages` names for a FROM image, trying the name with and without `:latest` and `docker.io/library/`. */
-function baseArchive(image: string, baseImages: Readonly<Record<string, string>>): string | undefined {
+export function baseArchive(image: string, baseImages: Readonly<Record<string, string>>): string | undefined {
   const bare = image.replace(/^(?:docker\.io\/)?(?:library\/)?/, '');
   const tagged = /[:@][^/]*$/.test(bare) ? bare : `${bare}:latest`;
   for (const candidate of [image, bare, tagged, tagged.replace(/:latest$/, '')]) {

@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { Case } from '../suite/schema.js';
+import { readDockerfile } from '../tasks/dockerfile.js';
+import { contextEntries } from '../tasks/task-files.js';
+import { baseArchive, baseImageNames } from './dockerfile/build-image.js';
+
+// An environment with `fallback: "host"` runs on the host when its image cannot be had here (its
+// base image is not named in `baseImages`, or there is no bwrap). The host then stands in for the
+// image as it does for a task without one: what of the Dockerfile the host does not reproduce (its
+// base, its RUN lines, files put outside the workdir) is named, one warning each.
+
+/** Why a case runs on the host instead of its image, and the Dockerfile's lines the host lacks. */
+export interface HostFallback {
+  host: string;
+  notReproduced: string[];
+}
+
+/** The fallback of an environment built from `dockerfile` in `context` (ignoring `ignore`), for `reason`. */
+export async function hostFallback(
+  reason: string,
+  dockerfile: string | undefined,
+  context: string,
+  ignore: readonly string[],
+): Promise<HostFallback> {
+  if (dockerfile === undefined) return { host: reason, notReproduced: [] };
+  const text = await readFile(dockerfile, 'utf8').catch(() => '');
+  return { host: reason, notReproduced: readDockerfile(text, await contextEntries(context, ignore)).notReproduced };
+}
+
+/**
+ * What `validate`, `import` and `check-suite` say of a case whose Dockerfile falls back to the host
+ * because a base image it names is not in `baseImages`: that, and the Dockerfile's lines the host
+ * will not reproduce. Nothing for a case whose image can be built.
+ */
+export async function unbuiltEnvironment(testCase: Case, suiteDir: string): Promise<string[]> {
+  const environment = testCase.environment;
+  if (environment?.dockerfile === undefined || environment.fallback !== 'host') return [];
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(suiteDir, path));
+  const dockerfile = at(environment.dockerfile);
+  const text = await readFile(dockerfile, 'utf8').catch(() => undefined);
+  if (text === undefined) return [`the image of ${environment.dockerfile}: the file is not there`];
+  const missing = baseImageNames(text).filter((name) => baseArchive(name, testCase.baseImages ?? {}) === undefined);
+  if (missing.length === 0) return [];
+  const named = missing.map((name) => `--base-image ${name}=ARCHIVE`).join(' and ');
+  const { notReproduced } = await hostFallback(
+    '',
+    dockerfile,
+    at(environment.context ?? dirname(environment.dockerfile)),
+    environment.ignore ?? [],
+  );
+  return [
+    `the image of ${environment.dockerfile} (the case runs on the host until ${named} names its base)`,
+    ...notReproduced,
+  ];
+}
