@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { probeEngine } from '@gz-bench/core';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { netnsPrefix, offlineUnavailable } from './support/agent-cli.js';
@@ -144,5 +145,20 @@ describe('gz-bench doctor', () => {
     const result = await doctor(args);
     expect(result.exitCode).toBe(2);
     expect(String(result.stderr).split('\n')[0]).toContain(message);
+  });
+
+  it('names the environment engines it found, what stops each, and which one auto takes', async () => {
+    // The engines are looked for on the same PATH as this test's probes.
+    const result = await doctor(['--agent', 'mine=echo hi'], { PATH: process.env.PATH ?? '' });
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    const engines = block(String(result.stdout), 'environments');
+    const [heading, docker, podman, bwrap] = engines.trimEnd().split('\n');
+    const dockerWorks = (await probeEngine('docker')).works;
+    const podmanWorks = (await probeEngine('podman')).works;
+    const chosen = dockerWorks ? 'docker' : podmanWorks ? 'podman' : 'bwrap';
+    expect(heading).toBe(`environments  engine "auto" takes ${chosen} here`);
+    expect(docker).toMatch(dockerWorks ? /^ {2}docker {3}works \(/ : /^ {2}docker {3}not usable: .+; .+/);
+    expect(podman).toMatch(podmanWorks ? /^ {2}podman {3}works \(/ : /^ {2}podman {3}not usable: .+; .+/);
+    expect(bwrap).toMatch(/^ {2}bwrap {4}(works \(|not usable: )/);
   });
 });

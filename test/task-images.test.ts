@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { probeSandbox } from '@gz-bench/core';
 import { describe, expect, it } from 'vitest';
 import { buildHostImage } from '../packages/core/src/environment/test-support/host-image.js';
+import { workingEngines } from '../packages/core/src/environment/test-support/working-engines.js';
 import { cleanupAfterAll } from './support/cleanup.js';
 import { runCli } from './support/run.js';
 
@@ -54,6 +55,9 @@ async function taskProject() {
   return { temp, tmp, env: { TMPDIR: tmp, GZ_BENCH_CACHE_DIR: join(temp.dir, 'cache') } };
 }
 
+// The daemonless builder always; Docker and Podman where they build here.
+const engines = ['bwrap', ...(probe.available ? await workingEngines() : [])];
+
 const BASES = [
   '--base-image',
   'python:3.13-slim=base.tar',
@@ -62,23 +66,27 @@ const BASES = [
 ];
 
 describe.skipIf(!probe.available)('public tasks in the images of their Dockerfiles', () => {
-  it('builds each Dockerfile once: the oracle passes in it, a no-op fails, and a second run builds nothing', async () => {
-    const { temp, tmp, env } = await taskProject();
-    const args = ['check-suite', 'tasks', '--sandbox', 'bwrap', ...BASES];
-    const first = await runCli(args, { cwd: temp.dir, env, timeoutMs: 120_000 });
-    expect(first.exitCode, `${first.stdout}\n${first.stderr}`).toBe(0);
-    expect(first.stdout).toContain('gz-bench: all 2 cases fail with a no-op agent and pass with their own solution');
-    expect(first.stderr).toContain(
-      'gz-bench: building tasks/answer/environment/Dockerfile: step 3/3: RUN mkdir -p /usr/local/bin',
-    );
-    // With its base named, nothing of the Dockerfile is left unreproduced.
-    expect(first.stdout).not.toContain('not reproduced here');
-    expect(await readdir(tmp)).toEqual([]);
+  it.each(engines)(
+    'builds each Dockerfile once with %s: the oracle passes in it, a no-op fails, and a second run builds nothing',
+    async (engine) => {
+      const { temp, tmp, env } = await taskProject();
+      const args = ['check-suite', 'tasks', '--sandbox', 'bwrap', '--engine', engine, ...BASES];
+      const first = await runCli(args, { cwd: temp.dir, env, timeoutMs: 120_000 });
+      expect(first.exitCode, `${first.stdout}\n${first.stderr}`).toBe(0);
+      expect(first.stdout).toContain('gz-bench: all 2 cases fail with a no-op agent and pass with their own solution');
+      // Each engine's own words for the step: gz-bench's "step 3/3: RUN", Podman's "STEP 3/3: RUN", Docker's.
+      expect(first.stderr).toMatch(
+        /gz-bench: building tasks\/answer\/environment\/Dockerfile: .*RUN mkdir -p \/usr\/local\/bin/,
+      );
+      // With its base named, nothing of the Dockerfile is left unreproduced.
+      expect(first.stdout).not.toContain('not reproduced here');
+      expect(await readdir(tmp)).toEqual([]);
 
-    const second = await runCli(args, { cwd: temp.dir, env, timeoutMs: 120_000 });
-    expect(second.exitCode, `${second.stdout}\n${second.stderr}`).toBe(0);
-    expect(second.stderr).not.toContain('gz-bench: building');
-  });
+      const second = await runCli(args, { cwd: temp.dir, env, timeoutMs: 120_000 });
+      expect(second.exitCode, `${second.stdout}\n${second.stderr}`).toBe(0);
+      expect(second.stderr).not.toContain('gz-bench: building');
+    },
+  );
 
   it("records the base image's substitution in the row, and runs the agent with the image's programs", async () => {
     const { temp, env } = await taskProject();

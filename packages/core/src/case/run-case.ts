@@ -7,6 +7,7 @@ import { readAgentOutput } from '../agents/usage/extract-usage.js';
 import { resolveChanges } from '../changes/settings.js';
 import { changesFence, type SnapshotPlan } from '../changes/snapshot.js';
 import { type CaseImage, caseImage, seedFromImage } from '../environment/case-image.js';
+import type { EngineMode } from '../environment/engines/engines.js';
 import type { HostFallback } from '../environment/host-fallback.js';
 import { createImageRoot, type ImageRoot, ImageRootError, imageEnv } from '../environment/image-root.js';
 import { type FamilyCase, startFamilyCase } from '../families/family-case.js';
@@ -63,6 +64,8 @@ export interface RunCaseOptions {
   allowSecrets?: boolean;
   /** The sandbox the commands run in, as `resolveSandbox` decided it. @default { kind: 'none' } */
   sandbox?: ResolvedSandbox;
+  /** What builds an environment's Dockerfile and holds its named images. @default 'auto' */
+  engine?: EngineMode;
   /** The harness's environment, which the case's minimal environment is drawn from. @default process.env */
   env?: NodeJS.ProcessEnv;
   /** Ends every running command of the case (its whole process tree) when aborted. */
@@ -172,7 +175,9 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   if (badAgent !== undefined) return notRun(testCase, started, sandbox, 'harness', badAgent);
   // A case in an image places its workdir in the image's own root, made with its area.
   const found =
-    testCase.environment === undefined ? undefined : await caseImage(testCase, options.suiteDir, sandbox.kind);
+    testCase.environment === undefined
+      ? undefined
+      : await caseImage(testCase, options.suiteDir, sandbox.kind, options.engine);
   if (typeof found === 'string') return notRun(testCase, started, sandbox, 'harness', found);
   // A task whose base image is not here runs on the host, as without an environment, and says why.
   const hostFallback = found !== undefined && 'host' in found ? found : undefined;

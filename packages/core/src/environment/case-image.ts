@@ -4,6 +4,9 @@ import { pathInImage } from '../images/index.js';
 import { locateBwrap } from '../process/sandbox.js';
 import type { Case } from '../suite/schema.js';
 import { BaseImageMissing, type BuildRequest, type BuiltImage, buildImage } from './dockerfile/build-image.js';
+import { engineBuild } from './engines/engine-build.js';
+import { engineImage } from './engines/engine-image.js';
+import { type ContainerEngine, type EngineMode, resolveEngine } from './engines/engines.js';
 import { type HostFallback, hostFallback } from './host-fallback.js';
 import { ImageError, imageCacheDir, type StoredImage, storedImage } from './image-store.js';
 import { nodeProblem } from './node-in-image.js';
@@ -30,12 +33,13 @@ const nodeChecks = new Map<string, Promise<string | undefined>>();
  * The image of a case with an `environment`, or why the case cannot run in it (one line, for a
  * not-run result), or `host` with the reason when its Dockerfile's base is not here and the
  * environment falls back to the host. `sandbox` is the sandbox the run resolved: the image's root
- * needs bwrap.
+ * needs bwrap. `engine` says what builds Dockerfiles and holds named images.
  */
 export async function caseImage(
   testCase: Case,
   suiteDir: string | undefined,
   sandbox: 'bwrap' | 'none',
+  engineMode: EngineMode = 'auto',
 ): Promise<CaseImage | HostFallback | string> {
   const environment = testCase.environment;
   if (environment === undefined) throw new TypeError('caseImage needs a case with an environment');
@@ -52,9 +56,16 @@ export async function caseImage(
   const warnings: string[] = [];
   let image: StoredImage;
   try {
+    const engine = environment.archive === undefined ? await resolveEngine(engineMode) : 'bwrap';
+    if (typeof engine === 'object') return engine.problem;
     if (environment.archive !== undefined) image = await storedImage(at(environment.archive));
-    else {
-      const built = await builtOnce({
+    else if (environment.image !== undefined) {
+      if (engine === 'bwrap') {
+        return `the image ${environment.image} is of a container engine's store, and no docker or podman works here (engine: "${engineMode}"); name an archive of it instead ("archive": "image.tar", from docker save)`;
+      }
+      image = await engineImage(engine, environment.image, imageCacheDir());
+    } else {
+      const built = await builtOnce(engine, {
         dockerfile: dockerfile as string,
         context,
         ...(environment.ignore && { ignore: environment.ignore }),
@@ -101,9 +112,10 @@ function shownPath(path: string): string {
 
 const builds = new Map<string, Promise<BuiltImage>>();
 
-/** One build per Dockerfile, context and bases in a process, its failure too: the cases that share it wait for it. */
-function builtOnce(request: BuildRequest): Promise<BuiltImage> {
+/** One build per engine, Dockerfile, context and bases in a process, its failure too: the cases that share it wait for it. */
+function builtOnce(engine: ContainerEngine | 'bwrap', request: BuildRequest): Promise<BuiltImage> {
   const key = JSON.stringify([
+    engine,
     request.dockerfile,
     request.context,
     request.ignore,
@@ -112,7 +124,7 @@ function builtOnce(request: BuildRequest): Promise<BuiltImage> {
   ]);
   let built = builds.get(key);
   if (built === undefined) {
-    built = buildImage(request);
+    built = engine === 'bwrap' ? buildImage(request) : engineBuild(engine, request);
     builds.set(key, built);
   }
   return built;

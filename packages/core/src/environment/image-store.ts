@@ -114,7 +114,7 @@ async function readStored(dir: string): Promise<ImageConfig | undefined> {
 }
 
 /** The digest that names an archive in the store: of its bytes, or of an OCI layout's index.json. */
-async function archiveDigest(archive: string): Promise<string> {
+export async function archiveDigest(archive: string): Promise<string> {
   let stats: Awaited<ReturnType<typeof stat>>;
   try {
     stats = await stat(archive);

@@ -7,8 +7,10 @@ import { runCase } from '../case/run-case.js';
 import { probeSandbox } from '../process/sandbox.js';
 import type { Case } from '../suite/schema.js';
 import { removeTree } from '../workspace/remove-tree.js';
+import type { EngineMode } from './engines/engines.js';
 import { IMAGE_CACHE_ENV } from './image-store.js';
 import { buildHostImage } from './test-support/host-image.js';
+import { workingEngines } from './test-support/working-engines.js';
 
 // Cases whose environment is an image run setup, the agent and command checks in the image's
 // userland, on a fresh overlay per trial, with the image's Env and WorkingDir.
@@ -136,7 +138,10 @@ describe.skipIf(!probe.available)('a case in an image (bwrap)', () => {
   });
 });
 
-describe.skipIf(!probe.available)('a case whose environment is a Dockerfile (bwrap)', () => {
+// The daemonless builder always; Docker and Podman where they work here.
+const engines: EngineMode[] = ['bwrap', ...(probe.available ? await workingEngines() : [])];
+
+describe.skipIf(!probe.available).each(engines)('a case whose environment is a Dockerfile (engine %s)', (engine) => {
   beforeAll(async () => {
     await mkdir(join(suiteDir, 'environment'), { recursive: true });
     await writeFile(
@@ -167,11 +172,23 @@ describe.skipIf(!probe.available)('a case whose environment is a Dockerfile (bwr
   const agent = 'task-tool > out.txt && cat input.txt >> out.txt && echo "cwd $(pwd)" >> out.txt';
 
   it("builds the image, runs in it, and records the base image's substitution", async () => {
-    const result = await runCase(dockerfileCase(), { cmd: agent, suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas });
+    const result = await runCase(dockerfileCase(), {
+      cmd: agent,
+      suiteDir,
+      sandbox: { kind: 'bwrap' },
+      tmpDir: areas,
+      engine,
+    });
     expect(result.error).toBeUndefined();
     expect(result.passed).toBe(true);
     expect(result.warnings).toContain(`base image debian:bookworm-slim is ${join(suiteDir, 'image.tar')} (baseImages)`);
-    const noop = await runCase(dockerfileCase(), { cmd: 'true', suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas });
+    const noop = await runCase(dockerfileCase(), {
+      cmd: 'true',
+      suiteDir,
+      sandbox: { kind: 'bwrap' },
+      tmpDir: areas,
+      engine,
+    });
     expect(noop.outcome).toBe('failed');
   });
 
@@ -181,6 +198,7 @@ describe.skipIf(!probe.available)('a case whose environment is a Dockerfile (bwr
       suiteDir,
       sandbox: { kind: 'bwrap' },
       tmpDir: areas,
+      engine,
     });
     expect(result.outcome).toBe('harnessError');
     expect(result.error).toContain('the base image debian:bookworm-slim is not here');
@@ -193,7 +211,7 @@ describe.skipIf(!probe.available)('a case whose environment is a Dockerfile (bwr
         environment: { dockerfile: 'environment/Dockerfile', fallback: 'host' },
         checks: [{ kind: 'fileContains', path: 'out.txt', text: 'on the host' }],
       }),
-      { cmd: 'echo on the host > out.txt', suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas },
+      { cmd: 'echo on the host > out.txt', suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas, engine },
     );
     expect(result.passed).toBe(true);
     expect(result.warnings?.some((line) => line.startsWith('run on the host: ') && line.includes('debian'))).toBe(true);

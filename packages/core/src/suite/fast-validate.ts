@@ -11,6 +11,7 @@ import {
   FileContainsCheckSchema,
   FileExistsCheckSchema,
   FileNotExistsCheckSchema,
+  imageSources,
   MAX_TIMEOUT_SEC,
   OutputMatchesCheckSchema,
   StartingFileSchema,
@@ -230,11 +231,16 @@ const caseSettings: Record<string, Rule> = {
         )(value),
   environment: objectOf(
     EnvironmentSchema,
-    { archive: noNul, dockerfile: noNul, context: noNul, ignore: arrayOf(noNul), fallback: literal('host') },
+    {
+      archive: noNul,
+      dockerfile: noNul,
+      image: noNul,
+      context: noNul,
+      ignore: arrayOf(noNul),
+      fallback: literal('host'),
+    },
     [],
-    (out) =>
-      (out.archive === undefined) !== (out.dockerfile === undefined) &&
-      (out.dockerfile !== undefined || out.context === undefined),
+    (out) => imageSources(out) === 1 && (out.dockerfile !== undefined || out.context === undefined),
   ),
   baseImages: pathsByName,
   // Checker integrity.

@@ -206,6 +206,12 @@ export const ChangesOptionsSchema = z
   })
   .strict();
 
+/** How many of an environment's image sources it names: one is right. */
+export function imageSources(environment: { archive?: unknown; dockerfile?: unknown; image?: unknown }): number {
+  return [environment.archive, environment.dockerfile, environment.image].filter((source) => source !== undefined)
+    .length;
+}
+
 /** A case's environment: an image to run in, instead of the host's userland. */
 export const EnvironmentSchema = z
   .object({
@@ -214,8 +220,11 @@ export const EnvironmentSchema = z
       .optional(),
     dockerfile: noNul
       .describe(
-        'A Dockerfile to build the image from, relative to the suite file; its FROM names an image of baseImages.',
+        "A Dockerfile to build the image from, relative to the suite file; its FROM names an image of baseImages (or of the engine's store).",
       )
+      .optional(),
+    image: noNul
+      .describe('An image of a local engine\'s store (docker or podman), by name or id: "python:3.12-slim".')
       .optional(),
     context: noNul
       .describe("The Dockerfile's build context, relative to the suite file (default: the Dockerfile's directory).")
@@ -230,8 +239,8 @@ export const EnvironmentSchema = z
       .optional(),
   })
   .strict()
-  .refine((environment) => (environment.archive === undefined) !== (environment.dockerfile === undefined), {
-    message: 'needs either "archive" or "dockerfile"',
+  .refine((environment) => imageSources(environment) === 1, {
+    message: 'needs exactly one of "archive", "dockerfile" and "image"',
   })
   .refine((environment) => environment.dockerfile !== undefined || environment.context === undefined, {
     message: '"context" goes with "dockerfile"',

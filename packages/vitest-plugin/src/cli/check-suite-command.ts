@@ -22,6 +22,7 @@ interface CheckSuiteFlags {
   timeout?: string;
   'allow-env'?: string[];
   'base-image'?: string[];
+  engine?: string;
   case?: string[];
   'allow-secrets'?: boolean;
   sandbox?: string;
@@ -38,13 +39,14 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
     timeout: { type: 'string' },
     'allow-env': { type: 'string', multiple: true },
     'base-image': { type: 'string', multiple: true },
+    engine: { type: 'string' },
     case: { type: 'string', multiple: true },
     'allow-secrets': { type: 'boolean' },
     sandbox: { type: 'string' },
     concurrency: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('check-suite needs at least one suite file');
-  const { timeout, allowEnv, sandbox, concurrency, baseImages } = runSettings(values);
+  const { timeout, allowEnv, sandbox, concurrency, baseImages, engine } = runSettings(values);
   const { files, suites: all } = await loadNamedSuites(positionals);
   const suites = selectCases(all, values.case);
   const root = commonRoot(files);
@@ -98,6 +100,7 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
     allowSecrets: values['allow-secrets'] === true,
     sandbox,
     baseImages,
+    engine,
     solutionAgent: ORACLE_AGENTS.solution,
     onlyFailed: undefined,
     retryErrors: 0,

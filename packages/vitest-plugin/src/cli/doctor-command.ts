@@ -1,6 +1,7 @@
 import { PRESET_NAMES, preset } from '@gz-bench/core';
 import { type AgentReadiness, agentReadiness, processContext } from './agent-readiness.js';
 import { resolveCliAgents } from './cell-flags.js';
+import { engineReadiness } from './engine-readiness.js';
 import { EXIT } from './exit-codes.js';
 import { parseStrict } from './parse-args.js';
 import { UsageError } from './usage-error.js';
@@ -18,12 +19,13 @@ export async function doctorCommand(args: string[]): Promise<number> {
   const agents = values.agent === undefined ? PRESET_NAMES.map((name) => preset(name)) : resolveCliAgents(values.agent);
   const context = processContext();
   const found = await Promise.all(agents.map((agent) => agentReadiness(agent, context)));
-  process.stdout.write(renderReadiness(found));
+  // Engines inform; only the agents decide the exit code. The count stays the last line.
+  process.stdout.write(renderReadiness(found, await engineReadiness()));
   return found.every((agent) => agent.ready) ? EXIT.passed : EXIT.failed;
 }
 
-/** The doctor's report: a block per agent, then a count. */
-export function renderReadiness(agents: readonly AgentReadiness[]): string {
+/** The doctor's report: a block per agent, then `more` (the engines' block), then a count. */
+export function renderReadiness(agents: readonly AgentReadiness[], more?: string): string {
   const blocks = agents.map((agent) => {
     const lines = [`${agent.name}  ${agent.ready ? 'ready' : 'NOT READY'}`];
     const row = (label: string, text: string) => lines.push(`  ${label.padEnd(9)}${text}`);
@@ -55,5 +57,6 @@ export function renderReadiness(agents: readonly AgentReadiness[]): string {
   });
   const ready = agents.filter((agent) => agent.ready).length;
   const noun = agents.length === 1 ? 'agent' : 'agents';
-  return `${blocks.join('\n\n')}\n\n${agents.length} ${noun}: ${ready} ready, ${agents.length - ready} not ready\n`;
+  const all = more === undefined ? blocks : [...blocks, more.trimEnd()];
+  return `${all.join('\n\n')}\n\n${agents.length} ${noun}: ${ready} ready, ${agents.length - ready} not ready\n`;
 }

@@ -42,6 +42,7 @@ interface RunFlags {
   keep?: boolean;
   'allow-env'?: string[];
   'base-image'?: string[];
+  engine?: string;
   case?: string[];
   'allow-secrets'?: boolean;
   sandbox?: string;
@@ -73,6 +74,7 @@ export async function runCommand(args: string[]): Promise<number> {
     keep: { type: 'boolean' },
     'allow-env': { type: 'string', multiple: true },
     'base-image': { type: 'string', multiple: true },
+    engine: { type: 'string' },
     case: { type: 'string', multiple: true },
     'allow-secrets': { type: 'boolean' },
     sandbox: { type: 'string' },
@@ -110,7 +112,7 @@ export async function runCommand(args: string[]): Promise<number> {
   }
   const testNamePattern = namePattern(values['test-name-pattern']);
   const tagsFilter = values['tags-filter'];
-  const { timeout, allowEnv, sandbox, concurrency, baseImages } = runSettings(values);
+  const { timeout, allowEnv, sandbox, concurrency, baseImages, engine } = runSettings(values);
   const { named, files, suites: all } = await loadNamedSuites(positionals);
   markStage(`${files.length === 1 ? 'the suite file is' : `${files.length} suite files are`} loaded`);
   const suites = selectCases(all, values.case);
@@ -188,6 +190,7 @@ export async function runCommand(args: string[]): Promise<number> {
     allowSecrets: values['allow-secrets'] === true,
     sandbox,
     baseImages,
+    engine,
     solutionAgent: undefined,
     onlyFailed,
     retryErrors,

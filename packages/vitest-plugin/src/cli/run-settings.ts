@@ -3,7 +3,9 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   allowEnvProblem,
+  type EngineMode,
   isBaselinePath,
+  isEngineMode,
   isSandboxMode,
   type LoadedSuite,
   loadSuite,
@@ -25,6 +27,7 @@ export interface RunSettings {
   concurrency: number;
   /** `--base-image NAME=ARCHIVE`, the archives absolute. */
   baseImages: Record<string, string>;
+  engine: EngineMode;
 }
 
 /** Reads `--timeout`, `--allow-env`, `--sandbox`, `--base-image` and `--concurrency` (or `GZ_BENCH_CONCURRENCY`). */
@@ -34,6 +37,7 @@ export function runSettings(values: {
   sandbox?: string;
   concurrency?: string;
   'base-image'?: string[];
+  engine?: string;
 }): RunSettings {
   const timeout = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
   const allowEnv = values['allow-env'] ?? [];
@@ -44,7 +48,10 @@ export function runSettings(values: {
   const sandbox = values.sandbox ?? 'auto';
   if (!isSandboxMode(sandbox)) throw new UsageError(`--sandbox must be auto, bwrap or none, got "${sandbox}"`);
   const concurrency = runConcurrency(values.concurrency, process.env.GZ_BENCH_CONCURRENCY);
-  return { timeout, allowEnv, sandbox, concurrency, baseImages: baseImageFlags(values['base-image'] ?? []) };
+  const engine = values.engine ?? process.env.GZ_BENCH_ENGINE ?? 'auto';
+  if (!isEngineMode(engine)) throw new UsageError(`--engine must be auto, docker, podman or bwrap, got "${engine}"`);
+  const baseImages = baseImageFlags(values['base-image'] ?? []);
+  return { timeout, allowEnv, sandbox, concurrency, baseImages, engine };
 }
 
 /** `--base-image NAME=ARCHIVE`, each archive a file or directory that is there. */

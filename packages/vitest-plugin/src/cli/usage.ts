@@ -6,12 +6,13 @@ Usage:
                [--trials k] [--pass-rule majority|all|any|SHARE] [--case ID]... [-t PATTERN]
                [--timeout n] [--concurrency n] [--json] [--keep]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
-               [--base-image NAME=ARCHIVE]... [--logs DIR] [--markdown FILE] [--html FILE] [--unsafe]
+               [--base-image NAME=ARCHIVE]... [--engine auto|docker|podman|bwrap]
+               [--logs DIR] [--markdown FILE] [--html FILE] [--unsafe]
                [--max-cost-usd X] [--max-tokens N] [--max-turns N] [-u, --update]
                [--only-failed REPORT] [--retry-errors [n]]
   gz-bench check-suite <suite.json>... [--case ID]... [--timeout n] [--concurrency n]
                [--allow-env NAME]... [--allow-secrets] [--sandbox auto|bwrap|none]
-               [--base-image NAME=ARCHIVE]...
+               [--base-image NAME=ARCHIVE]... [--engine auto|docker|podman|bwrap]
   gz-bench compare <base.json> <head.json> [--json] [--markdown FILE] [--html FILE]
   gz-bench view <report.json> [-o FILE] [--root DIR]
   gz-bench validate <suite.json>
@@ -58,6 +59,8 @@ run       Run every case of the suites through Vitest and score it.
   --base-image NAME=ARCHIVE  the image (docker-archive or OCI layout) a case's
               Dockerfile builds on for FROM NAME; no registry is reached
               (repeatable; also on check-suite)
+  --engine    what builds Dockerfiles and holds named images: auto (default: docker,
+              then podman, where one works, else bwrap), docker, podman, or bwrap
   -u, --update  write each suite's baseline file (x.bench.json -> x.bench.baseline.json)
               from this run's results, removing entries of cases that are gone
   --only-failed REPORT  run again only the trials of an earlier report that did

@@ -203,6 +203,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         allowEnv: options.allowEnv,
         allowSecrets: options.allowSecrets,
         sandbox: options.sandbox,
+        engine: options.engine,
         baseImages: Object.fromEntries(
           Object.entries(options.baseImages).map(([name, path]) => [name, resolve(vitest.config.root, path)]),
         ),

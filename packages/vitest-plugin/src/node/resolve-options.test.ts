@@ -25,6 +25,7 @@ describe('resolveOptions', () => {
       allowSecrets: false,
       sandbox: 'auto',
       baseImages: {},
+      engine: 'auto',
       retryErrors: 0,
     });
   });
@@ -45,6 +46,7 @@ describe('resolveOptions', () => {
         GZ_BENCH_ALLOW_ENV: 'OPENAI_API_KEY, GH_TOKEN',
         GZ_BENCH_ALLOW_SECRETS: 'yes',
         GZ_BENCH_SANDBOX: 'none',
+        GZ_BENCH_ENGINE: 'podman',
         GZ_BENCH_TRIALS: '5',
         GZ_BENCH_PASS_RULE: '60%',
         GZ_BENCH_UNSAFE: 'yes',
@@ -76,6 +78,7 @@ describe('resolveOptions', () => {
       allowSecrets: true,
       sandbox: 'none',
       baseImages: {},
+      engine: 'podman',
       onlyFailed: 'out/earlier.json',
       retryErrors: 2,
     });
@@ -197,6 +200,11 @@ describe('resolveOptions', () => {
       'GZ_BENCH_ALLOW_ENV: GZ_BENCH_* names only variables gz-bench sets itself, so it cannot be passed through',
     ],
     [{}, { GZ_BENCH_SANDBOX: 'docker' }, 'gz-bench option "sandbox" must be auto, bwrap or none, got "docker"'],
+    [
+      {},
+      { GZ_BENCH_ENGINE: 'kubernetes' },
+      'gz-bench option "engine" must be auto, docker, podman or bwrap, got "kubernetes"',
+    ],
     ...[{ python: '' }, ['images/a.tar'], { '': 'a.tar' }, { python: 3 }].map(
       (baseImages): [GzBenchOptions, NodeJS.ProcessEnv, string] => [
         { baseImages } as never,

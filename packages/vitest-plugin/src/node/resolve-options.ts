@@ -2,6 +2,8 @@ import {
   allowEnvProblem,
   assertValidTemplate,
   CellRuleError,
+  type EngineMode,
+  isEngineMode,
   isSandboxMode,
   MAX_TIMEOUT_SEC,
   NO_OP_COMMAND,
@@ -47,6 +49,7 @@ const DEFAULTS: Omit<ResolvedGzBenchOptions, 'agents'> = {
   allowSecrets: false,
   sandbox: 'auto',
   baseImages: {},
+  engine: 'auto',
   // Set by gz-bench check-suite only.
   solutionAgent: undefined,
   onlyFailed: undefined,
@@ -109,6 +112,11 @@ export function resolveOptions(
     throw new OptionsError(`gz-bench option "sandbox" must be auto, bwrap or none, got "${String(merged.sandbox)}"`);
   }
   assertBaseImages(merged.baseImages);
+  if (!isEngineMode(merged.engine)) {
+    throw new OptionsError(
+      `gz-bench option "engine" must be auto, docker, podman or bwrap, got "${String(merged.engine)}"`,
+    );
+  }
   const resolved = { ...merged, agents, include, allowEnv, baseImages: { ...merged.baseImages } };
   return checkSuite === true
     ? { ...resolved, cmd: undefined, trials: 1, solutionAgent: ORACLE_AGENTS.solution }
@@ -201,6 +209,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): GzBenchOptions {
   if (retryErrors !== undefined) options.retryErrors = parseNumber('GZ_BENCH_RETRY_ERRORS', retryErrors);
   const sandbox = value('GZ_BENCH_SANDBOX');
   if (sandbox !== undefined) options.sandbox = sandbox as SandboxMode;
+  const engine = value('GZ_BENCH_ENGINE');
+  if (engine !== undefined) options.engine = engine as EngineMode;
   return options;
 }
 

@@ -89,6 +89,7 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           allowEnv: options.allowEnv,
           allowSecrets: options.allowSecrets,
           sandbox: plan.sandbox,
+          engine: options.engine,
           ...(options.secretPaths && { secretPaths: options.secretPaths }),
           ...(plan.agent && { agent: agentSettings(plan.agent) }),
           ...(plan.agent?.usage && { usage: plan.agent.usage }),

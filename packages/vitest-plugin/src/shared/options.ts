@@ -1,4 +1,4 @@
-import type { AgentDefinition, CellRule, ReportResult, SandboxMode } from '@gz-bench/core';
+import type { AgentDefinition, CellRule, EngineMode, ReportResult, SandboxMode } from '@gz-bench/core';
 
 /**
  * An agent of the run: a command template (as `cmd`), or a definition — a preset's
@@ -110,6 +110,12 @@ export interface GzBenchOptions {
    */
   baseImages?: Record<string, string>;
   /**
+   * What builds cases' Dockerfiles and holds their named images: `docker`, `podman`, `bwrap` (gz-bench's
+   * own daemonless builder), or `auto` (Docker, then Podman, where one works, else bwrap). Trials run in
+   * gz-bench's bwrap container over the image under every engine. Overridden by `GZ_BENCH_ENGINE`. @default 'auto'
+   */
+  engine?: EngineMode;
+  /**
    * Path of an earlier gz-bench report, relative to the Vitest root: run again only the trials it
    * gives no passing result (failed, errored, not run, or absent), keep its passing rows, and write
    * one complete report of both. Overridden by `GZ_BENCH_ONLY_FAILED`.
@@ -150,6 +156,7 @@ export interface ResolvedGzBenchOptions {
   sandbox: SandboxMode;
   /** The run's base images for Dockerfile environments, by FROM name: absolute archive paths. */
   baseImages: Record<string, string>;
+  engine: EngineMode;
   /** The agent that plays each case's `solution` instead of its command (gz-bench check-suite). */
   solutionAgent: string | undefined;
   /** The earlier report whose passing trials a resumed run keeps (absolute, or relative to the Vitest root). */
@@ -174,6 +181,7 @@ export type WorkerOptions = Pick<
   | 'allowSecrets'
   | 'sandbox'
   | 'baseImages'
+  | 'engine'
   | 'solutionAgent'
   | 'retryErrors'
 > & {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { chmod, copyFile, mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 // Test images made from the host's own files, since no registry is reachable: a few programs and
@@ -46,9 +47,15 @@ export async function buildHostImage(spec: HostImageSpec, scratch: string, file:
   const archive = join(scratch, 'archive');
   await mkdir(archive);
   await copyFile(layer, join(archive, 'layer.tar'));
+  // A docker-archive that engines load as well (`podman load`): its config names the layer's digest.
+  const diffId = `sha256:${createHash('sha256')
+    .update(await readFile(layer))
+    .digest('hex')}`;
   const config = {
     architecture: 'amd64',
     os: 'linux',
+    rootfs: { type: 'layers', diff_ids: [diffId] },
+    history: [{ created_by: 'gz-bench test image from host files' }],
     config: {
       Env: spec.env ?? ['PATH=/usr/local/bin:/usr/bin:/bin'],
       ...(spec.workingDir && { WorkingDir: spec.workingDir }),
