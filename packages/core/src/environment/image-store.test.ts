@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownStartTime } from '../workspace/owned-dirs.js';
 import { removeTree } from '../workspace/remove-tree.js';
 import { storedImage } from './image-store.js';
 import { nodeProblem } from './node-in-image.js';
@@ -38,6 +39,19 @@ describe('storedImage', () => {
     const again = await storedImage(join(root, 'copy.tar'), store);
     expect(again.unpacked).toBe(false);
     expect(again.rootfs).toBe(image.rootfs);
+  });
+
+  it("removes what a killed run's unpacking left, and keeps a live one's", async () => {
+    const store = join(root, 'store-stale');
+    await mkdir(store, { recursive: true });
+    // No process has pid 4194305 (above the largest pid_max, 2^22); this process is alive.
+    const dead = join(store, 'sha256-aaaa.unpacking-4194305-12-0badc0de');
+    const live = join(store, `sha256-bbbb.unpacking-${process.pid}-${await ownStartTime()}-0badc0de`);
+    await mkdir(join(dead, 'rootfs'), { recursive: true });
+    await mkdir(live);
+    await storedImage(join(root, 'good.tar'), store);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(live)).toBe(true);
   });
 
   it('names the archive that is missing or is no image', async () => {

@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type ImageConfig, LayerError, unpackImage } from '../images/index.js';
 import { TarError } from '../images/tar-entries.js';
+import { ownStartTime } from '../workspace/owned-dirs.js';
 import { removeTree } from '../workspace/remove-tree.js';
+import { ownerIsRunning } from '../workspace/stale-areas.js';
 
 // Images unpacked for the bwrap engine are kept between runs, one root file system per digest of the
 // archive's bytes: a second run of the same suite unpacks nothing. Workers of one run, and runs at
@@ -83,7 +85,8 @@ export async function storeRootfs(
   const ready = await readStored(dir);
   if (ready !== undefined) return { digest, rootfs: join(dir, 'rootfs'), config: ready, unpacked: false };
   await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-  const staging = `${dir}.unpacking-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await removeDeadStagings(cacheDir);
+  const staging = `${dir}${STAGING}${process.pid}-${await ownStartTime()}-${randomBytes(4).toString('hex')}`;
   await mkdir(staging, { mode: 0o700 });
   try {
     const config = await make(staging);
@@ -101,6 +104,23 @@ export async function storeRootfs(
     return { digest, rootfs: join(dir, 'rootfs'), config, unpacked: true };
   } finally {
     await removeTree(staging).catch(() => undefined);
+  }
+}
+
+/** What a staging directory's name holds after the digest's: `.unpacking-<pid>-<start time>-<random>`. */
+const STAGING = '.unpacking-';
+const STAGING_NAME = /\.unpacking-([1-9][0-9]{0,9})-([0-9]{1,20})-[0-9a-f]{8}$/;
+
+/**
+ * Removes the staging directories of processes that are gone: a run killed while it unpacked or
+ * built an image leaves one, which no later run would otherwise ever remove.
+ */
+async function removeDeadStagings(cacheDir: string): Promise<void> {
+  for (const name of await readdir(cacheDir).catch(() => [] as string[])) {
+    const owner = STAGING_NAME.exec(name);
+    if (owner === null) continue;
+    if (await ownerIsRunning({ pid: Number(owner[1]), startTime: Number(owner[2]) })) continue;
+    await removeTree(join(cacheDir, name)).catch(() => undefined);
   }
 }
 

@@ -7,6 +7,7 @@ describe('parseOwnedDirName', () => {
     expect(parseOwnedDirName('gz-bench-cache-7-0-zzzzzz')).toEqual({ kind: 'cache', pid: 7, startTime: 0 });
     expect(parseOwnedDirName('gz-bench-slots-31-5-Q1w2E3')).toEqual({ kind: 'slots', pid: 31, startTime: 5 });
     expect(parseOwnedDirName('gz-bench-tools-31-5-Q1w2E3')).toEqual({ kind: 'tools', pid: 31, startTime: 5 });
+    expect(parseOwnedDirName('gz-bench-build-8-2-aB3dE4')).toEqual({ kind: 'build', pid: 8, startTime: 2 });
   });
 
   it.each([

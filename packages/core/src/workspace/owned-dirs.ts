@@ -7,13 +7,14 @@ import { readProcessStat } from '../process/proc-stat.js';
 //   gz-bench-cache-<pid>-<start time>-XXXXXX   the CLI's cache of one run
 //   gz-bench-slots-<pid>-<start time>-XXXXXX   the socket of one run's concurrency limit
 //   gz-bench-tools-<pid>-<start time>-XXXXXX   the FIFOs of one family case's tool server
+//   gz-bench-build-<pid>-<start time>-XXXXXX   the scratch of one engine build of an environment
 // The name exists from the first moment (mkdtemp creates the directory and its name at once), so a
 // process killed at any point, even between mkdtemp and writing owner.json, leaves nothing that the
 // next run's cleanStaleAreas cannot attribute to a dead owner and remove. An agent cannot rewrite it
 // either: renaming its area moves it out of the place its harness removes anyway.
 
 /** What a harness process keeps under the temp dir. */
-export type OwnedDirKind = 'area' | 'cache' | 'slots' | 'tools';
+export type OwnedDirKind = 'area' | 'cache' | 'slots' | 'tools' | 'build';
 
 /** Who made a directory, and what it is, as its name says. */
 export interface OwnedDirName {
@@ -28,10 +29,11 @@ const PREFIXES: Record<OwnedDirKind, string> = {
   cache: 'gz-bench-cache-',
   slots: 'gz-bench-slots-',
   tools: 'gz-bench-tools-',
+  build: 'gz-bench-build-',
 };
 // mkdtemp's six characters are letters and digits; nothing looser, or a user's own directory
 // that merely starts with gz-bench- could be taken for ours.
-const OWNED_NAME = /^gz-bench-(?:(cache|slots|tools)-)?([1-9][0-9]{0,9})-([0-9]{1,20})-[A-Za-z0-9]{6}$/;
+const OWNED_NAME = /^gz-bench-(?:(cache|slots|tools|build)-)?([1-9][0-9]{0,9})-([0-9]{1,20})-[A-Za-z0-9]{6}$/;
 
 /** Creates `<parent>/<prefix><pid>-<start time>-XXXXXX` for this process; returns its real path. */
 export async function createOwnedDir(parent: string, kind: OwnedDirKind): Promise<string> {

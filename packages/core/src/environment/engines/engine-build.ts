@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { cp, lstat, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createOwnedDir } from '../../workspace/owned-dirs.js';
 import { removeTree } from '../../workspace/remove-tree.js';
 import { readBuildContext } from '../dockerfile/build-context.js';
 import {
@@ -83,7 +84,8 @@ async function build(
   tag: string,
   entries: ReadonlySet<string>,
 ): Promise<void> {
-  const scratch = await mkdtemp(join(tmpdir(), 'gz-bench-build-'));
+  // Named for this process, so the janitor removes it should the run be killed mid-build.
+  const scratch = await createOwnedDir(tmpdir(), 'build');
   try {
     const dockerfile = join(scratch, 'Dockerfile');
     await writeFile(dockerfile, withBases(text, rewritten));
