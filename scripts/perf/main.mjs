@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import * as core from '@gz-bench/core';
 import { concurrencyRows } from './concurrency.mjs';
 import { fixtureRows } from './fixture-copy.mjs';
+import { imageTrialRow } from './image-trial.mjs';
 import { loadingRows } from './loading.mjs';
 import { describeMachine, sandboxState } from './machine.mjs';
 import { memoryRows } from './memory.mjs';
@@ -45,6 +46,7 @@ try {
       ...(await overheadRows(context, 'bwrap')),
       ...(await vitestStartupRows(context)),
       await trivialChangesRow(context),
+      await imageTrialRow(context),
     ],
     2: () => concurrencyRows(context),
     3: () => fixtureRows(context),
