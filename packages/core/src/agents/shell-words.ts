@@ -11,6 +11,13 @@ export function shellCommands(text: string): string[][] {
   return commands.filter((words) => words.length > 0);
 }
 
+/** The program a command runs: the first word of its first command, past `VAR=value` and `env`. */
+export function programOf(cmd: string): string | undefined {
+  const words = shellCommands(cmd)[0] ?? [];
+  const start = words.findIndex((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) && word !== 'env' && word !== 'exec');
+  return start < 0 ? undefined : words[start];
+}
+
 function splitInto(text: string, commands: string[][]): void {
   let words: string[] = [];
   let word: string | undefined;

@@ -6,10 +6,11 @@ import { assembleTrajectory } from '../agents/trajectory/assemble.js';
 import { readAgentOutput } from '../agents/usage/extract-usage.js';
 import { resolveChanges } from '../changes/settings.js';
 import { changesFence, type SnapshotPlan } from '../changes/snapshot.js';
+import { agentProgram } from '../environment/agent-program.js';
 import { type CaseImage, caseImage, seedFromImage } from '../environment/case-image.js';
 import type { EngineMode } from '../environment/engines/engines.js';
 import type { HostFallback } from '../environment/host-fallback.js';
-import { createImageRoot, type ImageRoot, ImageRootError, imageEnv } from '../environment/image-root.js';
+import { createImageRoot, type ImageRoot, ImageRootError, imageEnv, imagePathOf } from '../environment/image-root.js';
 import { type FamilyCase, startFamilyCase } from '../families/family-case.js';
 import { TOOL_DIR_ENV, TOOL_SLOTS_ENV } from '../families/tool-scripts.js';
 import type { FamilyReport } from '../families/types.js';
@@ -293,11 +294,23 @@ async function runPrepared(
   let workdir = context.workdir;
   if (image !== undefined) {
     try {
-      imageRoot = await createImageRoot(image.image.rootfs, area, [
-        process.cwd(),
-        options.suiteDir ?? process.cwd(),
-        ...(family ? [family.toolDir] : []),
-      ]);
+      // The agent's CLI is the host's, shown read-only where the project does not hold it already.
+      const program =
+        options.solution === undefined
+          ? await agentProgram(
+              options.cmd,
+              (options.env ?? process.env).PATH ?? '',
+              process.cwd(),
+              image.image.rootfs,
+              imagePathOf(image.image.config.env),
+            )
+          : undefined;
+      imageRoot = await createImageRoot(
+        image.image.rootfs,
+        area,
+        [process.cwd(), options.suiteDir ?? process.cwd(), ...(family ? [family.toolDir] : [])],
+        program,
+      );
       workdir = { path: image.workdir ?? area.workspace, root: imageRoot.root, writableRoot: true };
       if (image.workdir !== undefined) await seedFromImage(image.image.rootfs, image.workdir, area.workspace);
     } catch (error) {
@@ -331,8 +344,8 @@ async function runPrepared(
     // The image's Env under what the case sets itself; the host's PATH gives way to the image's.
     const own = new Set(['HOME', 'TMPDIR', 'TMP', 'TEMP', ...Object.keys(testCase.env ?? {})]);
     const agentOwn = new Set([...own, ...Object.keys(options.agent?.env ?? {})]);
-    envs.steps = imageEnv(image.image.config.env, envs.steps, own, imageRoot.hostDirs);
-    envs.agent = imageEnv(image.image.config.env, envs.agent, agentOwn, imageRoot.hostDirs);
+    envs.steps = imageEnv(image.image.config.env, envs.steps, own, imageRoot);
+    envs.agent = imageEnv(image.image.config.env, envs.agent, agentOwn, imageRoot);
   }
   const env = envs.steps;
   const warnings: string[] = [

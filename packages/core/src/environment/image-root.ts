@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { findOnPath } from '../process/find-on-path.js';
 import type { CaseArea } from '../workspace/case-area.js';
 import { IMAGE_ENTRY } from '../workspace/check-dirs.js';
+import type { AgentProgram } from './agent-program.js';
 
 // Each trial gets a fresh overlay over its image's unpacked root: the lower layer is the stored image,
 // shared and never written; the upper one lives in the trial's case area, so whatever setup, the
@@ -33,6 +34,8 @@ export interface ImageRoot {
   masks: string[];
   /** The directories of the host shown in the image at their own paths. */
   hostDirs: string[];
+  /** Host directories on the commands' PATH after the image's own and the host's node (the agent's .bin). */
+  path: string[];
 }
 
 /** Raised when a trial's root cannot be made here (no `unshare`, a path `mount` cannot take). */
@@ -48,6 +51,7 @@ export async function createImageRoot(
   rootfs: string,
   area: CaseArea,
   hostDirs: readonly string[],
+  program: AgentProgram = { dirs: [], root: [], path: [] },
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ImageRoot> {
   const unshare = findOnPath('unshare', env.PATH ?? '/usr/bin:/bin');
@@ -61,7 +65,7 @@ export async function createImageRoot(
   await mkdir(base, { mode: 0o700 });
   await Promise.all([upper, work, merged].map((dir) => mkdir(dir, { mode: 0o755 })));
   const asRoot = process.getuid?.() === 0;
-  const shown = uniqueDirs(hostDirs);
+  const shown = uniqueDirs([...hostDirs, ...program.dirs]);
   return {
     launcher: [
       unshare,
@@ -89,9 +93,11 @@ export async function createImageRoot(
       await realpath(process.execPath),
       `${IMAGE_NODE_DIR}/node`,
       ...shown.flatMap((dir) => ['--ro-bind', dir, dir]),
+      ...program.root,
     ],
     masks: [base],
     hostDirs: shown,
+    path: program.path,
   };
 }
 
@@ -106,6 +112,12 @@ function isInside(path: string, dir: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith('/'));
 }
 
+/** The PATH an image's `Env` sets, or the one Docker gives an image that sets none. */
+export function imagePathOf(imageVars: readonly string[]): string {
+  const entry = imageVars.findLast((each) => each.startsWith('PATH='));
+  return entry === undefined ? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' : entry.slice(5);
+}
+
 /**
  * The environment of a command in the image: the image's `Env` under the case's own variables. Its
  * PATH comes first, then the host's node, then the entries of the host's PATH that the image shows
@@ -116,22 +128,22 @@ export function imageEnv(
   imageVars: readonly string[],
   env: Readonly<Record<string, string>>,
   own: ReadonlySet<string>,
-  hostDirs: readonly string[],
+  root: Pick<ImageRoot, 'hostDirs' | 'path'>,
 ): Record<string, string> {
+  const { hostDirs } = root;
   const result: Record<string, string> = { ...env };
-  let imagePath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+  const imagePath = imagePathOf(imageVars);
   for (const entry of imageVars) {
     const at = entry.indexOf('=');
     if (at <= 0) continue;
     const name = entry.slice(0, at);
-    const value = entry.slice(at + 1);
-    if (name === 'PATH') imagePath = value;
     // gz-bench's own variables are never the image's to set.
-    else if (!own.has(name) && !name.startsWith('GZ_BENCH_')) result[name] = value;
+    if (name !== 'PATH' && !own.has(name) && !name.startsWith('GZ_BENCH_')) result[name] = entry.slice(at + 1);
   }
   const hostEntries = (env.PATH ?? '')
     .split(':')
     .filter((entry) => entry.startsWith('/') && hostDirs.some((dir) => isInside(entry, dir)));
-  if (!own.has('PATH')) result.PATH = [imagePath, IMAGE_NODE_DIR, ...hostEntries].filter((e) => e !== '').join(':');
+  const entries = [imagePath, IMAGE_NODE_DIR, ...new Set([...hostEntries, ...root.path])];
+  if (!own.has('PATH')) result.PATH = entries.filter((entry) => entry !== '').join(':');
   return result;
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +121,27 @@ describe.skipIf(!probe.available)('a case in an image (bwrap)', () => {
     });
     expect(result.outcome).toBe('harnessError');
     expect(result.error).toContain('libstdc++.so.6');
+  });
+
+  it("shows a globally installed agent CLI in the image, on the host's node, read-only", async () => {
+    // As `npm install -g` lays one out: <prefix>/bin/tool -> ../lib/node_modules/tool/cli.js.
+    const prefix = join(root, 'global');
+    await mkdir(join(prefix, 'bin'), { recursive: true });
+    await mkdir(join(prefix, 'lib', 'node_modules', 'tool'), { recursive: true });
+    await writeFile(join(prefix, 'lib', 'node_modules', 'tool', 'helper.js'), 'exports.word = "from-helper";\n');
+    await writeFile(
+      join(prefix, 'lib', 'node_modules', 'tool', 'cli.js'),
+      '#!/usr/bin/env node\nrequire("node:fs").writeFileSync("out.txt", require("./helper.js").word + " " + process.argv[2]);\n',
+      { mode: 0o755 },
+    );
+    await symlink('../lib/node_modules/tool/cli.js', join(prefix, 'bin', 'gzb-global-tool'));
+    const env = { ...process.env, PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
+    const result = await runCase(
+      imageCase({ setup: [], checks: [{ kind: 'fileContains', path: 'out.txt', text: 'from-helper hello' }] }),
+      { cmd: 'gzb-global-tool hello', suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas, env },
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.passed).toBe(true);
   });
 
   it('says which archive is missing or broken', async () => {

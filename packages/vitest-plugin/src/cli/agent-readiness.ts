@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import { type AgentDefinition, findOnPath, presetSpec, shellCommands, unsafeFlags } from '@gz-bench/core';
+import { type AgentDefinition, findOnPath, presetSpec, programOf, unsafeFlags } from '@gz-bench/core';
 
 /** How long `<agent> --version` may take before doctor stops waiting for it. */
 export const VERSION_TIMEOUT_MS = 10_000;
@@ -80,13 +80,6 @@ export async function agentReadiness(agent: AgentDefinition, context: ReadinessC
     else readiness.versionProblem = version.problem;
   }
   return readiness;
-}
-
-/** The program a command runs: the first word of its first command, past `VAR=value` and `env`. */
-export function programOf(cmd: string): string | undefined {
-  const words = shellCommands(cmd)[0] ?? [];
-  const start = words.findIndex((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) && word !== 'env' && word !== 'exec');
-  return start < 0 ? undefined : words[start];
 }
 
 function locate(program: string, context: ReadinessContext): AgentReadiness['found'] {

@@ -18,6 +18,8 @@ export interface HostImageSpec {
   user?: string;
   /** Leave node's libraries out (an image node cannot run in). */
   withoutNodeLibraries?: boolean;
+  /** Host programs whose libraries the image holds, the programs themselves left out (an agent's native CLI). */
+  librariesOf?: readonly string[];
 }
 
 const BASE_PROGRAMS = ['/bin/sh', '/bin/sleep', '/bin/cat', '/bin/ls', '/bin/mkdir', '/bin/rm', '/usr/bin/env'];
@@ -28,7 +30,8 @@ export async function buildHostImage(spec: HostImageSpec, scratch: string, file:
   await mkdir(join(rootfs, 'tmp'), { recursive: true });
   const programs = [...BASE_PROGRAMS, ...(spec.programs ?? [])];
   const libraries = new Set<string>();
-  for (const program of [...programs, ...(spec.withoutNodeLibraries ? [] : [process.execPath])]) {
+  const loaders = [...programs, ...(spec.librariesOf ?? []), ...(spec.withoutNodeLibraries ? [] : [process.execPath])];
+  for (const program of loaders) {
     for (const library of lddClosure(program)) libraries.add(library);
   }
   for (const path of [...programs, ...libraries]) await copyIn(path, rootfs);
