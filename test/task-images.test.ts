@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeSandbox } from '@gz-bench/core';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { buildHostImage } from '../packages/core/src/environment/test-support/host-image.js';
 import { workingEngines } from '../packages/core/src/environment/test-support/working-engines.js';
@@ -43,15 +44,14 @@ const TASKS: Record<string, string> = {
   'tasks/tally/tally.sh': '#!/bin/sh\necho 7\n',
 };
 
+/** The base image of the tasks' Dockerfiles: what their RUN lines and tests use. */
+const BASE_IMAGE = { programs: ['/bin/bash', '/bin/chmod', '/usr/bin/printf', '/usr/bin/test'] };
+
 async function taskProject() {
   const temp = await project(TASKS);
   const tmp = join(temp.dir, 'tmp');
   await mkdir(tmp);
-  await buildHostImage(
-    { programs: ['/bin/bash', '/bin/chmod', '/usr/bin/printf', '/usr/bin/test'] },
-    join(temp.dir, 'image-build'),
-    join(temp.dir, 'base.tar'),
-  );
+  await buildHostImage(BASE_IMAGE, join(temp.dir, 'image-build'), join(temp.dir, 'base.tar'));
   return { temp, tmp, env: { TMPDIR: tmp, GZ_BENCH_CACHE_DIR: join(temp.dir, 'cache') } };
 }
 
@@ -151,6 +151,34 @@ describe.skipIf(!probe.available)('public tasks in the images of their Dockerfil
     });
     expect(proved.exitCode, `${proved.stdout}\n${proved.stderr}`).toBe(0);
   });
+
+  it.each(engines.filter((engine) => engine !== 'bwrap'))(
+    "builds on a base image of %s's own store, named by no --base-image",
+    async (engine) => {
+      const { temp, env } = await taskProject();
+      // As a user who has the image: loaded, and tagged as the task's FROM names it.
+      const own = `gz-bench-task-base:${process.pid}`;
+      await buildHostImage({ ...BASE_IMAGE, tag: own }, join(temp.dir, 'own-build'), join(temp.dir, 'own.tar'));
+      const loaded = await execa(engine, ['load', '-i', join(temp.dir, 'own.tar')], { reject: false });
+      expect(loaded.exitCode, String(loaded.stderr)).toBe(0);
+      for (const name of ['python:3.13-slim', 'ghcr.io/laude-institute/t-bench/python-3-13:20250620']) {
+        expect((await execa(engine, ['tag', own, name], { reject: false })).exitCode).toBe(0);
+      }
+      try {
+        const result = await runCli(['check-suite', 'tasks', '--sandbox', 'bwrap', '--engine', engine], {
+          cwd: temp.dir,
+          env,
+          timeoutMs: 120_000,
+        });
+        expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
+        expect(result.stdout).not.toContain('not reproduced here');
+      } finally {
+        await execa(engine, ['rmi', own, 'python:3.13-slim', 'ghcr.io/laude-institute/t-bench/python-3-13:20250620'], {
+          reject: false,
+        });
+      }
+    },
+  );
 
   it('refuses a --base-image that names no archive, in one line', async () => {
     const { temp, env } = await taskProject();

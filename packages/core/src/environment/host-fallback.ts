@@ -4,6 +4,8 @@ import type { Case } from '../suite/schema.js';
 import { readDockerfile } from '../tasks/dockerfile.js';
 import { contextEntries } from '../tasks/task-files.js';
 import { baseArchive, baseImageNames } from './dockerfile/build-image.js';
+import { engineImageId } from './engines/engine-image.js';
+import { type EngineMode, resolveEngine } from './engines/engines.js';
 
 // An environment with `fallback: "host"` runs on the host when its image cannot be had here (its
 // base image is not named in `baseImages`, or there is no bwrap). The host then stands in for the
@@ -33,14 +35,26 @@ export async function hostFallback(
  * because a base image it names is not in `baseImages`: that, and the Dockerfile's lines the host
  * will not reproduce. Nothing for a case whose image can be built.
  */
-export async function unbuiltEnvironment(testCase: Case, suiteDir: string): Promise<string[]> {
+export async function unbuiltEnvironment(
+  testCase: Case,
+  suiteDir: string,
+  engineMode: EngineMode = 'auto',
+): Promise<string[]> {
   const environment = testCase.environment;
   if (environment?.dockerfile === undefined || environment.fallback !== 'host') return [];
   const at = (path: string) => (isAbsolute(path) ? path : resolve(suiteDir, path));
   const dockerfile = at(environment.dockerfile);
   const text = await readFile(dockerfile, 'utf8').catch(() => undefined);
   if (text === undefined) return [`the image of ${environment.dockerfile}: the file is not there`];
-  const missing = baseImageNames(text).filter((name) => baseArchive(name, testCase.baseImages ?? {}) === undefined);
+  const unnamed = baseImageNames(text).filter((name) => baseArchive(name, testCase.baseImages ?? {}) === undefined);
+  if (unnamed.length === 0) return [];
+  // An engine builds on what its own store holds.
+  const engine = await resolveEngine(engineMode);
+  const missing: string[] = [];
+  for (const name of unnamed) {
+    if (typeof engine === 'string' && engine !== 'bwrap' && (await engineImageId(engine, name)) !== undefined) continue;
+    missing.push(name);
+  }
   if (missing.length === 0) return [];
   const named = missing.map((name) => `--base-image ${name}=ARCHIVE`).join(' and ');
   const { notReproduced } = await hostFallback(

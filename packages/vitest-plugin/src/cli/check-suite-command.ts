@@ -116,7 +116,9 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
   for (const { file, id, problems: why } of problems) process.stdout.write(`${file}: ${id}: ${why.join('; ')}\n`);
   // Which tasks could not have their environment here: a case that does not discriminate may be why.
   for (const { suite, file } of suites)
-    process.stdout.write(await notReproducedText(relative(root, file).split(sep).join('/'), suite, file, baseImages));
+    process.stdout.write(
+      await notReproducedText(relative(root, file).split(sep).join('/'), suite, file, baseImages, engine),
+    );
   const total = cases.length;
   if (problems.length > 0) {
     process.stderr.write(`gz-bench: ${problems.length} of ${total} cases do not discriminate\n`);

@@ -18,6 +18,8 @@ export interface HostImageSpec {
   user?: string;
   /** Leave node's libraries out (an image node cannot run in). */
   withoutNodeLibraries?: boolean;
+  /** The name the archive gives the image when an engine loads it. @default 'gz-bench-test:latest' */
+  tag?: string;
   /** Host programs whose libraries the image holds, the programs themselves left out (an agent's native CLI). */
   librariesOf?: readonly string[];
 }
@@ -68,7 +70,7 @@ export async function buildHostImage(spec: HostImageSpec, scratch: string, file:
   await writeFile(join(archive, 'config.json'), JSON.stringify(config));
   await writeFile(
     join(archive, 'manifest.json'),
-    JSON.stringify([{ Config: 'config.json', RepoTags: ['gz-bench-test:latest'], Layers: ['layer.tar'] }]),
+    JSON.stringify([{ Config: 'config.json', RepoTags: [spec.tag ?? 'gz-bench-test:latest'], Layers: ['layer.tar'] }]),
   );
   execFileSync('tar', ['-cf', file, '-C', archive, 'manifest.json', 'config.json', 'layer.tar']);
   return file;
