@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/consumer/**'],
+          exclude: [...configDefaults.exclude, 'test/consumer/**', 'test/slow/**'],
           testTimeout: 120_000,
           hookTimeout: 60_000,
         },
@@ -25,6 +25,10 @@ export default defineConfig({
           hookTimeout: 300_000,
         },
       },
+      // The slow lane (`pnpm test:slow`): a realistic image made by debootstrap, cached between runs.
+      ...(process.env.GZ_BENCH_SLOW === '1'
+        ? [{ test: { name: 'slow', include: ['test/slow/**/*.test.ts'], testTimeout: 1_800_000 } }]
+        : []),
     ],
   },
 });

@@ -47,6 +47,15 @@ export async function buildHostImage(spec: HostImageSpec, scratch: string, file:
       await chmod(target, 0o755);
     }
   }
+  return packRootfs(rootfs, scratch, file, spec);
+}
+
+/** What an image's config says, besides its layer. */
+export type ImageMeta = Pick<HostImageSpec, 'env' | 'workingDir' | 'user' | 'tag'>;
+
+/** Packs the directory `rootfs` as the one layer of a docker-archive at `file`, with `scratch` for its parts. */
+export async function packRootfs(rootfs: string, scratch: string, file: string, spec: ImageMeta): Promise<string> {
+  await mkdir(scratch, { recursive: true });
   const layer = join(scratch, 'layer.tar');
   execFileSync('tar', ['-cf', layer, '--format=pax', '--numeric-owner', '-C', rootfs, '.']);
   const archive = join(scratch, 'archive');
