@@ -139,6 +139,23 @@ describe.skipIf(!probe.available)('buildImage (bwrap)', () => {
     await expect(failed).rejects.toThrow(`${file}:1: the base image ubuntu:24.04 is not here; name an archive`);
   });
 
+  it.skipIf(process.getuid?.() !== 0)(
+    'runs a RUN as root without the powers to reach the host (no CAP_SYS_ADMIN, no CAP_MKNOD)',
+    async () => {
+      const file = await dockerfile('Dockerfile.caps', [
+        'FROM python:3.12-slim',
+        'RUN cat /proc/self/status > /status',
+      ]);
+      const built = await buildImage(request(file));
+      const status = await readFile(join(built.image.rootfs, 'status'), 'utf8');
+      const effective = BigInt(`0x${/^CapEff:\s*([0-9a-f]+)/m.exec(status)?.[1] ?? '0'}`);
+      const has = (bit: number) => (effective >> BigInt(bit)) & 1n;
+      // CAP_SYS_ADMIN is bit 21, CAP_MKNOD 27; CAP_CHOWN (0) and CAP_SETUID (7) stay, as in Docker.
+      expect([has(21), has(27)]).toEqual([0n, 0n]);
+      expect([has(0), has(7)]).toEqual([1n, 1n]);
+    },
+  );
+
   it('stops a RUN that outlasts its time', async () => {
     const file = await dockerfile('Dockerfile.slow', ['FROM python:3.12-slim', 'RUN sleep 30']);
     await expect(buildImage(request(file, { stepTimeoutMs: 300 }))).rejects.toThrow(/was stopped after 0\.3 s/);

@@ -26,6 +26,23 @@ export interface StepOptions {
   onOutput?: (chunk: string) => void;
 }
 
+/** Docker's default capabilities of a container, less CAP_MKNOD (there is no device cgroup here). */
+const BUILD_CAPABILITIES = [
+  'CAP_CHOWN',
+  'CAP_DAC_OVERRIDE',
+  'CAP_FSETID',
+  'CAP_FOWNER',
+  'CAP_NET_RAW',
+  'CAP_SETGID',
+  'CAP_SETUID',
+  'CAP_SETFCAP',
+  'CAP_SETPCAP',
+  'CAP_NET_BIND_SERVICE',
+  'CAP_SYS_CHROOT',
+  'CAP_KILL',
+  'CAP_AUDIT_WRITE',
+];
+
 /** Output kept for the error of a failed step. */
 const KEPT_OUTPUT = 64 * 1024;
 
@@ -39,6 +56,9 @@ export function stepArgv(options: Omit<StepOptions, 'timeoutMs' | 'onOutput' | '
     '--unshare-uts',
     // Unprivileged builds are root in a user namespace of their own, as rootless builders are.
     ...(asRoot ? [] : ['--unshare-user', '--uid', '0', '--gid', '0']),
+    // As root, the capabilities Docker gives a build step and no more: no CAP_SYS_ADMIN to mount the
+    // host's disks, no CAP_MKNOD to make their device nodes.
+    ...(asRoot ? ['--cap-drop', 'ALL', ...BUILD_CAPABILITIES.flatMap((cap) => ['--cap-add', cap])] : []),
     '--bind',
     options.rootfs,
     '/',
