@@ -7,7 +7,7 @@ import { runCase } from '../case/run-case.js';
 import { probeSandbox } from '../process/sandbox.js';
 import type { Case } from '../suite/schema.js';
 import { removeTree } from '../workspace/remove-tree.js';
-import type { EngineMode } from './engines/engines.js';
+import { type ContainerEngine, type EngineMode, runEngine } from './engines/engines.js';
 import { IMAGE_CACHE_ENV } from './image-store.js';
 import { buildHostImage } from './test-support/host-image.js';
 import { workingEngines } from './test-support/working-engines.js';
@@ -236,6 +236,48 @@ describe.skipIf(!probe.available).each(engines)('a case whose environment is a D
     );
     expect(result.passed).toBe(true);
     expect(result.warnings?.some((line) => line.startsWith('run on the host: ') && line.includes('debian'))).toBe(true);
+  });
+});
+
+describe.skipIf(!probe.available)('a case whose environment names an image of an engine', () => {
+  it('is a harness error under the bwrap engine, which holds no images by name', async () => {
+    const result = await runCase(imageCase({ environment: { image: 'python:3.12-slim' } }), {
+      cmd: AGENT,
+      suiteDir,
+      sandbox: { kind: 'bwrap' },
+      tmpDir: areas,
+      engine: 'bwrap',
+    });
+    expect(result.outcome).toBe('harnessError');
+    expect(result.error).toContain(
+      "the image python:3.12-slim is of a container engine's store, and no docker or podman works here",
+    );
+  });
+
+  it.each(engines.filter((engine) => engine !== 'bwrap'))('runs in an image of the %s store, named', async (engine) => {
+    const tag = `gz-bench-named-${process.pid}:latest`;
+    await buildHostImage(
+      { files: { [ONLY_IN_IMAGE]: { script: '#!/bin/sh\necho from-image\n' } }, tag },
+      join(root, `named-${engine}`),
+      join(root, `named-${engine}.tar`),
+    );
+    expect(
+      (await runEngine(engine as ContainerEngine, ['load', '-i', join(root, `named-${engine}.tar`)])).exitCode,
+    ).toBe(0);
+    try {
+      const result = await runCase(
+        imageCase({
+          environment: { image: tag },
+          setup: [],
+          checks: [{ kind: 'fileContains', path: 'out.txt', text: 'from-image' }],
+        }),
+        { cmd: `${ONLY_IN_IMAGE} > out.txt`, suiteDir, sandbox: { kind: 'bwrap' }, tmpDir: areas, engine },
+      );
+      expect(result.error).toBeUndefined();
+      expect(result.passed).toBe(true);
+    } finally {
+      await runEngine(engine as ContainerEngine, ['rmi', tag]);
+    }
   });
 });
 
