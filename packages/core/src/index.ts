@@ -14,6 +14,7 @@ export * from './process/index.js';
 export * from './regex/index.js';
 export * from './report/index.js';
 export * from './resume/index.js';
+export * from './skills/index.js';
 export * from './stats/index.js';
 export * from './suite/index.js';
 export * from './tasks/index.js';
