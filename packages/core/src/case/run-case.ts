@@ -24,6 +24,9 @@ import type { ResolvedSandbox } from '../process/sandbox.js';
 import { CASE_TOKEN_ENV, newCaseToken } from '../process/sweep.js';
 import { WorkdirError, type WorkdirLayout, workdirLayout } from '../process/workdir-layout.js';
 import type { CaseResult, FailedStep } from '../report/model.js';
+import { type InstalledSkill, installSkills, type SkillPlacement } from '../skills/install-skills.js';
+import type { Skill } from '../skills/load-skill.js';
+import { type SkillTrial, skillTrials } from '../skills/skill-trial.js';
 import type { Case } from '../suite/schema.js';
 import { DIR_ENV, renderTemplate, VERIFY_DIR_ENV } from '../template/render-template.js';
 import { type CaseArea, createCaseArea, releaseCaseArea, removeCaseArea } from '../workspace/case-area.js';
@@ -67,6 +70,8 @@ export interface RunCaseOptions {
   sandbox?: ResolvedSandbox;
   /** What builds an environment's Dockerfile and holds its named images. @default 'auto' */
   engine?: EngineMode;
+  /** An arm's skills, installed after setup where the agent's CLI looks for them; their use is reported. */
+  skills?: { skills: readonly Skill[]; placement: SkillPlacement };
   /** The harness's environment, which the case's minimal environment is drawn from. @default process.env */
   env?: NodeJS.ProcessEnv;
   /** Ends every running command of the case (its whole process tree) when aborted. */
@@ -427,6 +432,8 @@ async function runPrepared(
     ...(options.signal && { signal: options.signal }),
     ...(options.killGraceMs !== undefined && { killGraceMs: options.killGraceMs }),
   });
+  let installed: InstalledSkill[] = [];
+  let skills: SkillTrial[] | undefined;
   const outcome = await runSteps(testCase, {
     command,
     area,
@@ -446,8 +453,28 @@ async function runPrepared(
     usage: usageReader(options, testCase.prompt, area, caseByteLimits(testCase).output),
     ...(options.budget && { budget: options.budget }),
     ...(changes && { changes }),
+    ...(options.skills && {
+      afterSetup: async () => {
+        try {
+          installed = await installSkills(options.skills?.skills ?? [], options.skills?.placement as SkillPlacement, {
+            workspace: area.workspace,
+            home: area.home,
+          });
+          return undefined;
+        } catch (error) {
+          return `could not install the arm's skills: ${errorReason(error)}`;
+        }
+      },
+      afterAgent: async (trajectory) => {
+        const seen = workdir?.path === undefined ? [] : [{ host: area.workspace, agent: workdir.path }];
+        skills = await skillTrials(installed, trajectory, seen);
+      },
+    }),
   });
   warnings.push(...(outcome.warnings ?? []));
+  for (const skill of skills ?? []) {
+    if (skill.edits) warnings.push(`the agent changed the skill ${skill.name}: ${skill.edits.join(', ')}`);
+  }
   const scored = family && outcome.agent ? await scoreFamily(family, area, outcome) : undefined;
   // The case's own checks and steps speak first; the family's check only where they all passed.
   const failure = outcome.failure ?? scored?.failure;
@@ -462,6 +489,7 @@ async function runPrepared(
     ...(outcome.setupLogs && { setupLogs: outcome.setupLogs }),
     ...(outcome.agent && { agent: outcome.agent }),
     ...(outcome.trajectory && { trajectory: outcome.trajectory }),
+    ...(skills && { skills }),
     sandbox: sandbox.kind,
     ...(prepared.skipped.length > 0 && { fixtureSkipped: prepared.skipped }),
     ...(warnings.length > 0 && { warnings }),

@@ -66,6 +66,13 @@ export interface StepContext {
   budget?: Budget | undefined;
   /** How the workspace after setup is snapshotted, to say what the agent changed; nothing is compared without it. */
   changes?: SnapshotPlan | undefined;
+  /**
+   * After setup and before the snapshot, so that what it puts in the workspace (an arm's skills) is
+   * not counted as the agent's: a message when it cannot be done, which fails the case as the harness's.
+   */
+  afterSetup?: () => Promise<string | undefined>;
+  /** Once the agent's whole tree is dead and before the checks, with its trajectory where it has one. */
+  afterAgent?: (trajectory: Trajectory | undefined) => Promise<void>;
 }
 
 /** Reads an agent's usage and its trajectory from the file that holds its whole stdout. */
@@ -135,6 +142,10 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   }
   // Nothing of the setup runs alongside the agent.
   await context.settleLeftovers();
+  const unprepared = await context.afterSetup?.();
+  if (unprepared !== undefined) {
+    return withLogs({ checkResults: notEvaluated(), failure: { step: 'harness', message: unprepared } });
+  }
   const snapshot = await snapshotWorkspace(context, logged.warnings);
 
   const stdout = context.usage === undefined ? undefined : await openStdoutFile(context.usage.file, logged.warnings);
@@ -163,6 +174,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   const ran =
     result.spawnError === undefined && context.signal?.aborted !== true && (!result.aborted || stopped !== undefined);
   if (ran) await context.settleLeftovers();
+  await context.afterAgent?.(reading?.trajectory);
   const broken = ran ? await assertWorkspaceIntact(context.area) : undefined;
   if (snapshot !== undefined && ran && broken === undefined) {
     changes = await compareChanges(snapshot, context, logged.warnings);

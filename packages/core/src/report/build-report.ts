@@ -37,6 +37,7 @@ const RESULT_KEY_ORDER = {
   family: true,
   changes: true,
   trajectory: true,
+  skills: true,
 } as const satisfies Record<keyof ReportResult, true>;
 
 // The check's own fields in suite-schema order (the README shows `kind, path, passed`), then the outcome.

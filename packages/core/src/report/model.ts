@@ -5,6 +5,7 @@ import type { WorkspaceChanges } from '../changes/types.js';
 import type { CheckResult } from '../checks/types.js';
 import type { SweepRow } from '../families/sweep.js';
 import type { FamilyReport } from '../families/types.js';
+import type { SkillTrial } from '../skills/skill-trial.js';
 import type { CaseMeta } from '../suite/labels.js';
 import type { Scoreboard } from './scoreboard-model.js';
 
@@ -108,6 +109,8 @@ export interface CaseResult {
   changes?: WorkspaceChanges;
   /** The agent's steps read from its stream (see agents/trajectory/types.ts); absent for a format gz-bench cannot read. */
   trajectory?: TrajectorySummary;
+  /** Each skill of the trial's arm: whether it was used, at which step, and what the agent did to its files. */
+  skills?: SkillTrial[];
 }
 
 /** One row of the report: a case result and where its case came from. */

@@ -10,3 +10,4 @@ export {
   skillNameProblem,
 } from './load-skill.js';
 export { SKILL_TOOLS, type SkillUse, skillUse } from './skill-evidence.js';
+export { type SkillTrial, skillTrials } from './skill-trial.js';
