@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { UsageExtractor } from '../agents/definition.js';
 import { assembleTrajectory } from '../agents/trajectory/assemble.js';
@@ -28,6 +28,7 @@ import { type InstalledSkill, installSkills, type SkillPlacement } from '../skil
 import type { Skill } from '../skills/load-skill.js';
 import { type SkillTrial, skillTrials } from '../skills/skill-trial.js';
 import type { Case } from '../suite/schema.js';
+import { suitePath } from '../suite/suite-path.js';
 import { DIR_ENV, renderTemplate, VERIFY_DIR_ENV } from '../template/render-template.js';
 import { type CaseArea, createCaseArea, releaseCaseArea, removeCaseArea } from '../workspace/case-area.js';
 import { seedCaseHome } from '../workspace/case-home.js';
@@ -171,9 +172,9 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
   const started = performance.now();
   const command = options.solution === undefined ? renderTemplate(options.cmd) : solutionCommand(options.solution);
   const sandbox = options.sandbox ?? { kind: 'none' };
-  const repo = testCase.repo === undefined ? undefined : resolveRepo(testCase.repo, options.suiteDir);
-  const verify = settingPaths(testCase.verify).map((path) => resolveRepo(path, options.suiteDir));
-  const solutionFiles = settingPaths(testCase.solutionFiles).map((path) => resolveRepo(path, options.suiteDir));
+  const repo = testCase.repo === undefined ? undefined : suitePath(testCase.repo, options.suiteDir);
+  const verify = settingPaths(testCase.verify).map((path) => suitePath(path, options.suiteDir));
+  const solutionFiles = settingPaths(testCase.solutionFiles).map((path) => suitePath(path, options.suiteDir));
   // Before anything runs: exec would refuse every command of the case with a bare E2BIG.
   const tooLong = options.solution === undefined ? inlinePromptProblem(options.cmd, testCase.prompt) : undefined;
   if (tooLong !== undefined) return notRun(testCase, started, sandbox, 'agent', tooLong);
@@ -592,8 +593,4 @@ function notRun(
     failedStep: step,
     sandbox: sandbox.kind,
   };
-}
-
-function resolveRepo(repo: string, suiteDir: string | undefined): string {
-  return isAbsolute(repo) ? repo : resolve(suiteDir ?? process.cwd(), repo);
 }

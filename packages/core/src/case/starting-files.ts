@@ -1,5 +1,6 @@
 import { cp, lstat, mkdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { suitePath } from '../suite/suite-path.js';
 
 /** A starting file of the workspace (a Dockerfile's `COPY`), as the suite names it. */
 export interface StartingFile {
@@ -19,7 +20,7 @@ export async function copyStartingFiles(
   workspace: string,
 ): Promise<string | undefined> {
   for (const { from, to } of files) {
-    const source = isAbsolute(from) ? from : resolve(suiteDir, from);
+    const source = suitePath(from, suiteDir);
     try {
       const stats = await lstat(source);
       const target = join(workspace, to);

@@ -1,13 +1,14 @@
 import { cp, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { pathInImage } from '../images/index.js';
 import { locateBwrap } from '../process/sandbox.js';
 import type { Case } from '../suite/schema.js';
+import { suitePath } from '../suite/suite-path.js';
 import { BaseImageMissing, type BuildRequest, type BuiltImage, buildImage } from './dockerfile/build-image.js';
 import { engineBuild } from './engines/engine-build.js';
 import { engineImage } from './engines/engine-image.js';
 import { type ContainerEngine, type EngineMode, resolveEngine } from './engines/engines.js';
-import { type HostFallback, hostFallback } from './host-fallback.js';
+import { buildPaths, type HostFallback, hostFallback } from './host-fallback.js';
 import { ImageError, imageCacheDir, type StoredImage, storedImage } from './image-store.js';
 import { nodeProblem } from './node-in-image.js';
 
@@ -43,10 +44,8 @@ export async function caseImage(
 ): Promise<CaseImage | HostFallback | string> {
   const environment = testCase.environment;
   if (environment === undefined) throw new TypeError('caseImage needs a case with an environment');
-  const base = suiteDir ?? process.cwd();
-  const at = (path: string) => (isAbsolute(path) ? path : resolve(base, path));
-  const dockerfile = environment.dockerfile === undefined ? undefined : at(environment.dockerfile);
-  const context = at(environment.context ?? dirname(dockerfile ?? '.'));
+  const at = (path: string) => suitePath(path, suiteDir);
+  const { dockerfile, context } = buildPaths(environment, suiteDir);
   const fallBack = (reason: string) => hostFallback(reason, dockerfile, context, environment.ignore ?? []);
   if (sandbox !== 'bwrap') {
     const needed = 'an environment needs the bwrap sandbox, which runs the image as the root of every command';

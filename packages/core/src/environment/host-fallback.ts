@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import type { Case } from '../suite/schema.js';
+import { suitePath } from '../suite/suite-path.js';
 import { readDockerfile } from '../tasks/dockerfile.js';
 import { contextEntries } from '../tasks/task-files.js';
 import { baseArchive, baseImageNames } from './dockerfile/build-image.js';
@@ -27,7 +28,21 @@ export async function hostFallback(
 ): Promise<HostFallback> {
   if (dockerfile === undefined) return { host: reason, notReproduced: [] };
   const text = await readFile(dockerfile, 'utf8').catch(() => '');
-  return { host: reason, notReproduced: readDockerfile(text, await contextEntries(context, ignore)).notReproduced };
+  return { host: reason, notReproduced: await hostLacks(text, context, ignore) };
+}
+
+/** The lines of a Dockerfile's `text` the host does not reproduce, its context's entries at hand for `COPY .`. */
+async function hostLacks(text: string, context: string, ignore: readonly string[]): Promise<string[]> {
+  return readDockerfile(text, await contextEntries(context, ignore)).notReproduced;
+}
+
+/** Where an environment's Dockerfile and its build context are: the context is the Dockerfile's folder unless named. */
+export function buildPaths(
+  environment: NonNullable<Case['environment']>,
+  suiteDir: string | undefined,
+): { dockerfile: string | undefined; context: string } {
+  const dockerfile = environment.dockerfile === undefined ? undefined : suitePath(environment.dockerfile, suiteDir);
+  return { dockerfile, context: suitePath(environment.context ?? dirname(dockerfile ?? '.'), suiteDir) };
 }
 
 /**
@@ -42,9 +57,8 @@ export async function unbuiltEnvironment(
 ): Promise<string[]> {
   const environment = testCase.environment;
   if (environment?.dockerfile === undefined || environment.fallback !== 'host') return [];
-  const at = (path: string) => (isAbsolute(path) ? path : resolve(suiteDir, path));
-  const dockerfile = at(environment.dockerfile);
-  const text = await readFile(dockerfile, 'utf8').catch(() => undefined);
+  const { dockerfile, context } = buildPaths(environment, suiteDir);
+  const text = await readFile(dockerfile as string, 'utf8').catch(() => undefined);
   if (text === undefined) return [`the image of ${environment.dockerfile}: the file is not there`];
   const unnamed = baseImageNames(text).filter((name) => baseArchive(name, testCase.baseImages ?? {}) === undefined);
   if (unnamed.length === 0) return [];
@@ -57,14 +71,8 @@ export async function unbuiltEnvironment(
   }
   if (missing.length === 0) return [];
   const named = missing.map((name) => `--base-image ${name}=ARCHIVE`).join(' and ');
-  const { notReproduced } = await hostFallback(
-    '',
-    dockerfile,
-    at(environment.context ?? dirname(environment.dockerfile)),
-    environment.ignore ?? [],
-  );
   return [
     `the image of ${environment.dockerfile} (the case runs on the host until ${named} names its base)`,
-    ...notReproduced,
+    ...(await hostLacks(text, context, environment.ignore ?? [])),
   ];
 }

@@ -60,15 +60,21 @@ const READ_PAST = new Set([
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-/** Builds (or finds built) the image of `request.dockerfile`. */
-export async function buildImage(request: BuildRequest): Promise<BuiltImage> {
-  const name = request.dockerfile;
-  const text = await readFile(name, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new ImageError(`the Dockerfile ${name} is not there (${error.code})`);
+/** What every builder starts from: the Dockerfile's text and its build context, each read or an ImageError. */
+export async function readBuildInputs(request: BuildRequest): Promise<{ text: string; context: BuildContext }> {
+  const text = await readFile(request.dockerfile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new ImageError(`the Dockerfile ${request.dockerfile} is not there (${error.code})`);
   });
   const context = await readBuildContext(request.context, request.ignore).catch((error: NodeJS.ErrnoException) => {
     throw new ImageError(`the build context ${request.context} cannot be read (${error.code ?? error.message})`);
   });
+  return { text, context };
+}
+
+/** Builds (or finds built) the image of `request.dockerfile`. */
+export async function buildImage(request: BuildRequest): Promise<BuiltImage> {
+  const name = request.dockerfile;
+  const { text, context } = await readBuildInputs(request);
   let instructions: Instruction[];
   try {
     instructions = parseDockerfile(text);

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { cp, lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOwnedDir } from '../../workspace/owned-dirs.js';
 import { removeTree } from '../../workspace/remove-tree.js';
-import { readBuildContext } from '../dockerfile/build-context.js';
 import {
   BaseImageMissing,
   type BuildRequest,
   type BuiltImage,
   baseArchive,
   baseImageNames,
+  readBuildInputs,
 } from '../dockerfile/build-image.js';
 import { archiveDigest, ImageError } from '../image-store.js';
 import { engineImage, engineImageId } from './engine-image.js';
@@ -25,21 +25,17 @@ import { type ContainerEngine, runEngine } from './engines.js';
 /** Builds (or finds built) the image of `request.dockerfile` with `engine`. */
 export async function engineBuild(engine: ContainerEngine, request: BuildRequest): Promise<BuiltImage> {
   const file = request.dockerfile;
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new ImageError(`the Dockerfile ${file} is not there (${error.code})`);
-  });
-  const context = await readBuildContext(request.context, request.ignore).catch((error: NodeJS.ErrnoException) => {
-    throw new ImageError(`the build context ${request.context} cannot be read (${error.code ?? error.message})`);
-  });
+  const { text, context } = await readBuildInputs(request);
   const substitutions: { from: string; to: string }[] = [];
   const rewritten = new Map<string, string>();
   const baseIds: [string, string][] = [];
   for (const name of baseImageNames(text)) {
     const archive = baseArchive(name, request.baseImages);
     if (archive !== undefined) {
-      const tag = await loadedBase(engine, archive);
+      // The archive's own digest stands for the base in the build's digest.
+      const { tag, digest } = await loadedBase(engine, archive);
       rewritten.set(name, tag);
-      baseIds.push([name, (await engineImageId(engine, tag)) ?? tag]);
+      baseIds.push([name, digest]);
       substitutions.push({ from: name, to: archive });
       continue;
     }
@@ -61,11 +57,11 @@ export async function engineBuild(engine: ContainerEngine, request: BuildRequest
   return { image: await engineImage(engine, tag, request.cacheDir), substitutions };
 }
 
-/** The engine's tag of a base image archive, loaded once per archive digest. */
-async function loadedBase(engine: ContainerEngine, archive: string): Promise<string> {
+/** The engine's tag of a base image archive, loaded once per archive digest, and that digest. */
+async function loadedBase(engine: ContainerEngine, archive: string): Promise<{ tag: string; digest: string }> {
   const digest = await archiveDigest(archive);
   const tag = `gz-bench-base:${digest.replace(/^sha256:/, '').slice(0, 32)}`;
-  if ((await engineImageId(engine, tag)) !== undefined) return tag;
+  if ((await engineImageId(engine, tag)) !== undefined) return { tag, digest };
   const loaded = await runEngine(engine, ['load', '-i', archive], { timeoutMs: 30 * 60_000 });
   const name = /Loaded image(?:\(s\))?(?: ID)?:\s*(\S+)/.exec(loaded.output)?.[1]?.split(',')[0];
   if (loaded.exitCode !== 0 || name === undefined) {
@@ -73,7 +69,7 @@ async function loadedBase(engine: ContainerEngine, archive: string): Promise<str
   }
   const tagged = await runEngine(engine, ['tag', name, tag], { timeoutMs: 60_000 });
   if (tagged.exitCode !== 0) throw new ImageError(`${engine} tag ${name} ${tag} failed: ${tagged.output.trim()}`);
-  return tag;
+  return { tag, digest };
 }
 
 async function build(
