@@ -269,7 +269,7 @@ describe.concurrent('gz-bench CLI', () => {
       [
         'an unknown check kind',
         suite('s', [{ id: 'a', prompt: 'p', checks: [{ kind: 'fileIsGreat', path: 'x' }] }]),
-        's.json: invalid suite at cases[0].checks[0].kind: unknown check kind "fileIsGreat"; expected one of fileExists, fileContains, fileNotExists, command, outputMatches, agentExit',
+        's.json: invalid suite at cases[0].checks[0].kind: unknown check kind "fileIsGreat"; expected one of fileExists, fileContains, fileNotExists, command, outputMatches, agentExit, skillUsed',
       ],
       [
         'an empty prompt',

@@ -40,6 +40,9 @@ export {
 } from './process/sandbox.js';
 export type { CaseResult, Outcome, ReportResult, RetriedError } from './report/model.js';
 export { planResumeCell, resumeCellKey } from './resume/resume-plan.js';
+export { columnName } from './skills/arm-columns.js';
+export type { ArmSet, LoadedArm } from './skills/load-arms.js';
+export { skillPlacement } from './skills/skill-placement.js';
 export { type CellRule, cellPasses, describeCellRule } from './stats/cell-rule.js';
 export type { CaseLocation } from './suite/locate.js';
 export type { Case, Suite } from './suite/schema.js';

@@ -64,6 +64,11 @@ export interface AgentDefinition {
    * format has steps.
    */
   trajectory?: string | false;
+  /**
+   * Where it discovers skills, for the arms of a run: relative to the workspace (`project`) and to
+   * its HOME (`user`). Default: `.agents/skills` for both, the Agent Skills standard's own place.
+   */
+  skillDirs?: { project?: string; user?: string };
   /** At most this many of its trials run at once (providers rate-limit), within the run's own limit. */
   concurrency?: number;
 }

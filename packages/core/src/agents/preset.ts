@@ -68,6 +68,7 @@ export function preset(name: string, options: PresetOptions = {}): AgentDefiniti
     home: spec.home(model),
     ...(options.login !== false && spec.login.length > 0 && { login: [...spec.login], loginOptional: true }),
     usage: { builtin: spec.name },
+    skillDirs: { ...spec.skillDirs },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ReportResult } from '../report/model.js';
+import { columnName } from '../skills/arm-columns.js';
 import { type BaselineVerdict, formatP } from './judge-cell.js';
 import type { ObsoleteEntry } from './update-baseline.js';
 
@@ -44,12 +45,13 @@ export function summarizeBaseline(
   for (const result of results) {
     const judged = result.baseline;
     if (judged === undefined) continue;
-    const key = JSON.stringify([result.file, result.agentName ?? null, result.id]);
+    const column = columnName(result);
+    const key = JSON.stringify([result.file, column ?? null, result.id]);
     cells.set(key, judged.verdict);
     if (judged.verdict !== 'regression' && judged.verdict !== 'improvement') continue;
     const change = changes.get(key) ?? {
       file: result.file,
-      ...(result.agentName !== undefined && { agentName: result.agentName }),
+      ...(column !== undefined && { agentName: column }),
       caseId: result.id,
       verdict: judged.verdict,
       from: { passes: judged.passes ?? 0, trials: judged.trials ?? 0 },

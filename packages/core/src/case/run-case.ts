@@ -469,6 +469,7 @@ async function runPrepared(
       afterAgent: async (trajectory) => {
         const seen = workdir?.path === undefined ? [] : [{ host: area.workspace, agent: workdir.path }];
         skills = await skillTrials(installed, trajectory, seen);
+        return { skills };
       },
     }),
   });

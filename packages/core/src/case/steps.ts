@@ -71,8 +71,11 @@ export interface StepContext {
    * not counted as the agent's: a message when it cannot be done, which fails the case as the harness's.
    */
   afterSetup?: () => Promise<string | undefined>;
-  /** Once the agent's whole tree is dead and before the checks, with its trajectory where it has one. */
-  afterAgent?: (trajectory: Trajectory | undefined) => Promise<void>;
+  /**
+   * Once the agent's whole tree is dead and before the checks, with its trajectory where it has one:
+   * what it finds of the arm's skills is given to the checks.
+   */
+  afterAgent?: (trajectory: Trajectory | undefined) => Promise<Pick<CheckContext, 'skills'>>;
 }
 
 /** Reads an agent's usage and its trajectory from the file that holds its whole stdout. */
@@ -174,7 +177,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
   const ran =
     result.spawnError === undefined && context.signal?.aborted !== true && (!result.aborted || stopped !== undefined);
   if (ran) await context.settleLeftovers();
-  await context.afterAgent?.(reading?.trajectory);
+  const evidence = await context.afterAgent?.(reading?.trajectory);
   const broken = ran ? await assertWorkspaceIntact(context.area) : undefined;
   if (snapshot !== undefined && ran && broken === undefined) {
     changes = await compareChanges(snapshot, context, logged.warnings);
@@ -251,6 +254,7 @@ export async function runSteps(testCase: Case, context: StepContext): Promise<St
     runCommand: context.run,
     commandTimeoutMs: context.timeouts.check,
     agentExit: { exitCode: result.exitCode, signal: result.signal },
+    ...(evidence?.skills && { skills: evidence.skills }),
     // A regular expression gets the same bound as a check's command.
     matchRegex: (pattern, flags, text) =>
       matchRegexBounded({ pattern, flags, text, timeoutMs: context.timeouts.check, signal: context.signal }),

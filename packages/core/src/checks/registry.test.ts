@@ -31,7 +31,7 @@ describe('checkRegistry', () => {
   it('files every definition under its own kind', () => {
     for (const [kind, definition] of Object.entries(checkRegistry)) expect(definition.kind).toBe(kind);
     expect(Object.keys(checkRegistry).sort()).toEqual(
-      ['command', 'fileContains', 'fileExists', 'fileNotExists', 'outputMatches', 'agentExit'].sort(),
+      ['command', 'fileContains', 'fileExists', 'fileNotExists', 'outputMatches', 'agentExit', 'skillUsed'].sort(),
     );
   });
 

@@ -6,6 +6,7 @@ import { fileExistsCheck } from './file-exists.js';
 import { fileNotExistsCheck } from './file-not-exists.js';
 import { describeError } from './messages.js';
 import { outputMatchesCheck } from './output-matches.js';
+import { skillUsedCheck } from './skill-used.js';
 import type { CheckContext, CheckDefinition, CheckOutcome, CheckResult } from './types.js';
 
 /** One definition per check kind; a kind missing here, or filed under the wrong key, is a type error. */
@@ -19,6 +20,7 @@ export const checkRegistry: CheckRegistry = {
   command: commandCheck,
   outputMatches: outputMatchesCheck,
   agentExit: agentExitCheck,
+  skillUsed: skillUsedCheck,
 };
 
 /** Evaluates one check; a check that throws becomes a failed result, never an exception. */

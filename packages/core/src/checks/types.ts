@@ -27,6 +27,11 @@ export interface CheckContext {
   /** How the agent command ended; absent where no agent ran (a check evaluated on its own). */
   agentExit?: { exitCode: number | null; signal: string | null };
   /**
+   * What the trial's trajectory says of each skill of its arm; absent where the trial installed none.
+   * `used` is absent when the agent gave no trajectory to tell by.
+   */
+  skills?: readonly { name: string; used?: boolean; step?: number }[];
+  /**
    * Tests a user's regular expression against `text` within the case's time bound, off the thread that
    * runs the case, so a pattern that backtracks catastrophically cannot stall it.
    */

@@ -24,6 +24,7 @@ export const ComparedRowSchema = z.looseObject({
   notRun: z.boolean().optional(),
   failedStep: z.string().optional(),
   agentName: z.string().optional(),
+  arm: z.string().optional(),
   trial: count.optional(),
   durationMs: z.number().nonnegative().optional(),
   agent: z

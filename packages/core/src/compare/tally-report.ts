@@ -1,4 +1,5 @@
 import { OUTCOMES, type Outcome } from '../report/model.js';
+import { columnName } from '../skills/arm-columns.js';
 import { type CellRule, cellPasses } from '../stats/cell-rule.js';
 import type { CellName, CellTally, ErrorCounts, ErrorOutcome, SideTotals } from './model.js';
 import type { ComparedRow } from './report-schema.js';
@@ -41,7 +42,7 @@ export function tallyReport(rows: readonly ComparedRow[], rule: CellRule): SideT
   const errors: ErrorCounts = { agentError: 0, harnessError: 0, timedOut: 0, overBudget: 0, notRun: 0 };
   const agents = new Map<string, SideTotals>();
   for (const row of rows) {
-    const agent = row.agentName ?? UNNAMED_AGENT;
+    const agent = columnName(row) ?? UNNAMED_AGENT;
     const key = cellKey({ file: row.file, id: row.id, agent });
     let cell = cells.get(key);
     if (cell === undefined) {

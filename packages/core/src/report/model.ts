@@ -126,6 +126,8 @@ export interface ReportResult extends CaseResult {
   notRun?: true;
   /** The agent's name when the run names agents (`agents`, `--agent`); absent for the single `cmd`. */
   agentName?: string;
+  /** The skill arm of its column when the run names arms (`arms`, `--arm`): the column is `agentName/arm`. */
+  arm?: string;
   /** Which trial of its (agent, case) cell this is, from 1; absent when the run has one trial per cell. */
   trial?: number;
   /** The case's tags, its suite's first; absent when it has none. */

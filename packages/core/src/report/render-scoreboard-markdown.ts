@@ -1,3 +1,4 @@
+import { ARM_HEADERS, ARM_LEGEND, armCells } from './arm-verdict-text.js';
 import { escapeMarkdown } from './markdown-escape.js';
 import { caseLabeler } from './rows.js';
 import { caseKey } from './scoreboard.js';
@@ -36,9 +37,20 @@ export function renderScoreboardMarkdown(scoreboard: Scoreboard): string {
     row(AGENT_ALIGNMENT),
     ...rankedAgents(scoreboard).map((agent) => row(agentCells(agent).map(escapeMarkdown))),
     '',
-    '### Cases',
-    '',
   );
+  if (scoreboard.arms !== undefined && scoreboard.arms.length > 0) {
+    lines.push(
+      '### Skill arms',
+      '',
+      row(ARM_HEADERS),
+      row(ARM_HEADERS.map((_, column) => (column < 2 || column === 5 ? '---' : '---:'))),
+      ...scoreboard.arms.map((verdict) => row(armCells(verdict).map(escapeMarkdown))),
+      '',
+      escapeMarkdown(ARM_LEGEND),
+      '',
+    );
+  }
+  lines.push('### Cases', '');
 
   const label = caseLabeler(scoreboard.cases);
   const cellOf = new Map(scoreboard.cells.map((cell) => [`${caseKey(cell)}\u0000${cell.agent}`, cell]));

@@ -1,3 +1,4 @@
+import { ARM_HEADERS, ARM_LEGEND, armCells } from './arm-verdict-text.js';
 import { caseLabeler, visibleWidth } from './rows.js';
 import { caseKey } from './scoreboard.js';
 import type { Scoreboard, ScoreboardCell } from './scoreboard-model.js';
@@ -48,6 +49,9 @@ export function renderScoreboard(scoreboard: Scoreboard, options: ScoreboardRend
 
   const lines = [...gridLines(scoreboard, color), '', ...agentLines(scoreboard), ''];
   if (scoreboard.verdict !== undefined) lines.push(verdictParts(scoreboard.verdict).join(': '));
+  if (scoreboard.arms !== undefined && scoreboard.arms.length > 0) {
+    lines.push('', 'skill arms', ...table(ARM_HEADERS, scoreboard.arms.map(armCells)), ARM_LEGEND, '');
+  }
   lines.push(ruleSentence(scoreboard), `${FLAKY_MARK} ${MARK_LEGEND.flaky}; ${ERROR_MARK} ${MARK_LEGEND.error}`);
   if (hasEstimate(scoreboard)) lines.push(`${ESTIMATE_NOTE} ${MARK_LEGEND.estimate}`);
   return `${lines.join('\n')}\n`;

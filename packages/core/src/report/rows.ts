@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type stringWidthOf from 'string-width';
+import { columnName } from '../skills/arm-columns.js';
 import type { Outcome, Report, ReportResult, ReportSummary } from './model.js';
 
 /** The columns of the table and markdown renderers, in display order. */
@@ -67,15 +68,15 @@ export interface LabelParts {
 }
 
 /** What names a case: its suite file, its suite and its id. */
-export type CaseName = Pick<ReportResult, 'file' | 'suite' | 'id' | 'agentName' | 'trial'>;
+export type CaseName = Pick<ReportResult, 'file' | 'suite' | 'id' | 'agentName' | 'arm' | 'trial'>;
 
 /** Names a case on one line: `id`, `suite > id` or `file > suite > id`, as Vitest names tests. */
 export function caseLabel(result: CaseName, parts: LabelParts): string {
   const names = [
     ...(parts.file ? [result.file] : []),
     ...(parts.file || parts.suite ? [result.suite] : []),
-    // As Vitest names the test: the agent's describe block comes between the suite and the case.
-    ...(result.agentName === undefined ? [] : [result.agentName]),
+    // As Vitest names the test: the column's describe block (agent, arm) comes between the suite and the case.
+    ...(columnName(result) === undefined ? [] : [columnName(result) as string]),
     result.id,
   ];
   const trial = result.trial === undefined ? '' : ` #${result.trial}`;
@@ -129,7 +130,9 @@ export function summaryLine(summary: ReportSummary, unit: 'case' | 'run' = 'case
 
 /** What a report's rows are: cases, or runs of cases (by several agents, in several trials). */
 export function rowUnit(report: Report): 'case' | 'run' {
-  return report.results.some((row) => row.agentName !== undefined || row.trial !== undefined) ? 'run' : 'case';
+  return report.results.some((row) => row.agentName !== undefined || row.arm !== undefined || row.trial !== undefined)
+    ? 'run'
+    : 'case';
 }
 
 /** The message that explains a failed case: its error, else its first failed check's message. */

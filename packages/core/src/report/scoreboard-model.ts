@@ -1,3 +1,4 @@
+import type { ArmVerdict } from '../skills/arm-verdicts.js';
 import type { CellRule } from '../stats/cell-rule.js';
 import type { Outcome } from './model.js';
 
@@ -102,4 +103,6 @@ export interface Scoreboard {
   /** One per (case, agent) that has trials, cases in report order, then agents in their order. */
   cells: ScoreboardCell[];
   verdict?: ScoreboardVerdict;
+  /** Each skill arm of each agent against the baseline arm, when the run names arms. */
+  arms?: ArmVerdict[];
 }

@@ -1,3 +1,5 @@
+import { columnName } from '../skills/arm-columns.js';
+import { armVerdicts } from '../skills/arm-verdicts.js';
 import { type CellRule, cellPasses } from '../stats/cell-rule.js';
 import { passRateInterval } from '../stats/clustered-interval.js';
 import { median } from '../stats/median.js';
@@ -26,9 +28,11 @@ export interface ScoreboardOptions {
    * @default 'agent'
    */
   agentLabel?: string;
+  /** The arm every other is compared with. @default 'none', else the first arm */
+  baselineArm?: string;
 }
 
-const defaultOptions: Required<ScoreboardOptions> = { rule: 'majority', agentLabel: 'agent' };
+const defaultOptions: Required<Omit<ScoreboardOptions, 'baselineArm'>> = { rule: 'majority', agentLabel: 'agent' };
 
 // Every outcome in display order; a record so an outcome added to the model is a type error here.
 const OUTCOME_ORDER = {
@@ -59,7 +63,7 @@ export function buildScoreboard(results: readonly ReportResult[], options: Score
     rule: options.rule ?? defaultOptions.rule,
     agentLabel: options.agentLabel ?? defaultOptions.agentLabel,
   };
-  const agentOf = (result: ReportResult): string => result.agentName ?? agentLabel;
+  const agentOf = (result: ReportResult): string => columnName(result) ?? agentLabel;
 
   const cases = new Map<string, ScoreboardCase>();
   const agentNames = new Set<string>();
@@ -103,6 +107,8 @@ export function buildScoreboard(results: readonly ReportResult[], options: Score
   };
   const verdict = buildVerdict(agents, cells);
   if (verdict !== undefined) scoreboard.verdict = verdict;
+  const arms = armVerdicts(results, options.baselineArm);
+  if (arms.length > 0) scoreboard.arms = arms;
   return scoreboard;
 }
 

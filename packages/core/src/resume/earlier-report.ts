@@ -18,6 +18,7 @@ const EarlierRowSchema = z.looseObject({
   durationMs: z.number(),
   checkResults: z.array(z.looseObject({ kind: z.string(), passed: z.boolean() })),
   agentName: z.string().optional(),
+  arm: z.string().optional(),
   trial: z.number().int().positive().optional(),
 });
 

@@ -1,4 +1,5 @@
 import type { ReportResult } from '../report/model.js';
+import { columnName } from '../skills/arm-columns.js';
 
 /** What a resumed run does with one (agent, case) cell: the trials to run again, the rows to keep. */
 export interface ResumeCell {
@@ -11,9 +12,12 @@ export interface ResumeCell {
 /** The earlier report's rows by suite file (as the report names it) and by cell key. */
 export type EarlierCells = Map<string, Map<string, ReportResult[]>>;
 
-/** The key of an (agent, case) cell within a suite file; the agent is undefined for the run's one `cmd`. */
-export function resumeCellKey(agentName: string | undefined, caseId: string): string {
-  return JSON.stringify([agentName ?? null, caseId]);
+/**
+ * The key of a (column, case) cell within a suite file: the column (`columnName`) names its agent and
+ * arm, and is undefined for the run's one `cmd` without arms.
+ */
+export function resumeCellKey(column: string | undefined, caseId: string): string {
+  return JSON.stringify([column ?? null, caseId]);
 }
 
 /** Groups an earlier report's rows by suite file and cell. */
@@ -21,7 +25,7 @@ export function groupEarlierRows(rows: readonly ReportResult[]): EarlierCells {
   const byFile: EarlierCells = new Map();
   for (const row of rows) {
     const cells = byFile.get(row.file) ?? new Map<string, ReportResult[]>();
-    const key = resumeCellKey(row.agentName, row.id);
+    const key = resumeCellKey(columnName(row), row.id);
     cells.set(key, [...(cells.get(key) ?? []), row]);
     byFile.set(row.file, cells);
   }

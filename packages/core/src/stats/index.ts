@@ -3,6 +3,7 @@ export { type CellRule, CellRuleError, cellPasses, describeCellRule, parseCellRu
 export { type PassRateInterval, passRateInterval } from './clustered-interval.js';
 export type { CaseTally } from './counts.js';
 export { median } from './median.js';
+export { type PairedTally, type PassRateDifference, passRateDifference } from './paired-difference.js';
 export {
   type KeyedTally,
   type PairedCase,

@@ -8,6 +8,7 @@ import {
   FileExistsCheckSchema,
   FileNotExistsCheckSchema,
   OutputMatchesCheckSchema,
+  SkillUsedCheckSchema,
   SuiteSchema,
 } from './schema.js';
 
@@ -18,6 +19,7 @@ const checkSchemas: Record<string, { shape: object }> = {
   command: CommandCheckSchema,
   outputMatches: OutputMatchesCheckSchema,
   agentExit: AgentExitCheckSchema,
+  skillUsed: SkillUsedCheckSchema,
 };
 
 import { readmeSuite } from './test-support/readme-suite.js';
@@ -93,6 +95,7 @@ function fullSuite() {
           { kind: 'command', run: 'sh checks/run.sh {{verify}}', expectExit: 255 },
           { kind: 'outputMatches', pattern: '\\bdone\\b', flags: 'imsu' },
           { kind: 'agentExit', expectExit: 3 },
+          { kind: 'skillUsed', skill: 'pdf', expect: false },
         ],
       },
       { id: 'least', prompt: 'p', checks: [] },
@@ -235,12 +238,18 @@ describe('fastValidSuite knows every key of the schema', () => {
         check,
       ]),
     ];
-    expect(known).toHaveLength(8);
+    expect(known).toHaveLength(9);
     for (const [name, schema, example] of known) {
-      // `families` has no fast rule: a suite with families always goes to the schema (below).
-      const keys = Object.keys(schema.shape).filter((key) => key !== 'families');
+      // `families` and arms have no fast rule: a suite with them always goes to the schema (below).
+      const keys = Object.keys(schema.shape).filter((key) => !['families', 'arms', 'baselineArm'].includes(key));
       expect(keys.sort(), name).toEqual(Object.keys(example).sort());
     }
+  });
+
+  it('leaves a suite with arms to the schema', () => {
+    const data = { name: 's', cases: [], arms: { none: [], v1: ['skills/pdf'] }, baselineArm: 'none' };
+    expect(fastValidSuite(data)).toBeUndefined();
+    expect(schemaOutput(data)).toEqual(data);
   });
 
   it('leaves a suite with families to the schema', () => {

@@ -14,6 +14,7 @@ import {
   imageSources,
   MAX_TIMEOUT_SEC,
   OutputMatchesCheckSchema,
+  SkillUsedCheckSchema,
   StartingFileSchema,
   type Suite,
   SuiteSchema,
@@ -194,6 +195,10 @@ const checkRules = new Map<string, Rule>([
     ),
   ],
   ['agentExit', objectOf(AgentExitCheckSchema, { kind: literal('agentExit'), expectExit: exitCode }, ['kind'])],
+  [
+    'skillUsed',
+    objectOf(SkillUsedCheckSchema, { kind: literal('skillUsed'), skill: nonEmpty, expect: boolean }, ['kind', 'skill']),
+  ],
 ]);
 
 const check: Rule = (value) => {
@@ -330,6 +335,9 @@ const suite = objectOf(
     // Families are few and small, and generate their cases after validation: the schema checks them.
     families: () => UNSURE,
     tasks: arrayOf(noNul),
+    // Arms name few skill folders, and their names and baseline are the schema's to check.
+    arms: () => UNSURE,
+    baselineArm: () => UNSURE,
   },
   ['name', 'cases'],
   suiteRefine,

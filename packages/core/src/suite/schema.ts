@@ -129,6 +129,18 @@ export const AgentExitCheckSchema = z
   .strict()
   .describe('Passes when the agent command exited with `expectExit` (default 0).');
 
+/** Passes when the model loaded the arm's skill `skill` (or, with `expect: false`, did not). */
+export const SkillUsedCheckSchema = z
+  .object({
+    kind: z.literal('skillUsed'),
+    skill: nonEmpty.describe("The skill's name, as its SKILL.md front matter gives it."),
+    expect: z.boolean().optional().describe('false for a case where the skill must not trigger. @default true'),
+  })
+  .strict()
+  .describe(
+    "Passes when the agent's trajectory shows the model loaded the arm's skill (or, with expect false, that it did not); in an arm without the skill it passes, so that arm is judged by the task alone.",
+  );
+
 /** One deterministic assertion about a case's workspace or its agent's output. */
 export const CheckSchema = z.discriminatedUnion('kind', [
   FileExistsCheckSchema,
@@ -137,6 +149,7 @@ export const CheckSchema = z.discriminatedUnion('kind', [
   CommandCheckSchema,
   OutputMatchesCheckSchema,
   AgentExitCheckSchema,
+  SkillUsedCheckSchema,
 ]);
 
 /** A check as written in a suite. */
@@ -155,6 +168,8 @@ export type CommandCheck = z.infer<typeof CommandCheckSchema>;
 export type OutputMatchesCheck = z.infer<typeof OutputMatchesCheckSchema>;
 /** An `agentExit` check. */
 export type AgentExitCheck = z.infer<typeof AgentExitCheckSchema>;
+/** A `skillUsed` check. */
+export type SkillUsedCheck = z.infer<typeof SkillUsedCheckSchema>;
 
 /** A relative path inside a fixture repository. */
 const fixturePath = noNul.describe('Path relative to the fixture repository.');
@@ -444,6 +459,34 @@ export const CaseSchema = z
  */
 export type Case = z.infer<typeof CaseSchema> & { family?: FamilyInstance };
 
+/** An arm's name: a column of the scoreboard beside each agent's name, and a describe block in Vitest. */
+export const ARM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The skills an arm installs: skill folders, or those with the scope they are installed in. */
+export const ArmSchema = z.union([
+  z.array(noNul),
+  z
+    .object({
+      skills: z.array(noNul).describe('Skill folders (each with a SKILL.md), relative to the suite file.'),
+      scope: z
+        .enum(['project', 'user'])
+        .optional()
+        .describe('Where the skills go: the workspace (project) or the trial\'s own HOME (user). @default "project"'),
+    })
+    .strict(),
+]);
+
+/** Arms by name. */
+export const ArmsSchema = z.record(
+  z
+    .string()
+    .regex(ARM_NAME, 'an arm name is letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64'),
+  ArmSchema,
+);
+
+/** An arm as written: its skill folders, or those with their scope. */
+export type Arm = z.infer<typeof ArmSchema>;
+
 /** A gz-bench suite file. */
 export const SuiteSchema = z
   .object({
@@ -466,9 +509,27 @@ export const SuiteSchema = z
       .describe(
         "Harbor or Terminal-Bench task directories, or directories of them, relative to the suite file: each task becomes a case after the cases, the suite's settings applying.",
       ),
+    arms: z
+      .record(
+        z
+          .string()
+          .regex(
+            ARM_NAME,
+            'an arm name is letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64',
+          ),
+        ArmSchema,
+      )
+      .optional()
+      .describe(
+        'Skill arms, e.g. {"none": [], "v1": ["./skills/pdf-v1"]}: every agent runs every case once per arm, with that arm\'s skills installed where its CLI looks for them.',
+      ),
+    baselineArm: nonEmpty
+      .optional()
+      .describe('The arm every other arm is compared with. @default "none", else the first arm'),
   })
   .strict()
   .superRefine((suite, ctx) => {
+    armProblems(suite, ctx);
     const seen = new Set<string>();
     for (const { path, message } of familyIdProblems(suite.families ?? [], new Set(suite.cases.map((c) => c.id)))) {
       ctx.addIssue({ code: 'custom', path, message });
@@ -494,6 +555,19 @@ export const SuiteSchema = z
     });
   })
   .describe('A gz-bench suite: declarative cases for benchmarking AI coding agents.');
+
+function armProblems(suite: { arms?: Record<string, unknown>; baselineArm?: string }, ctx: z.RefinementCtx): void {
+  if (suite.arms !== undefined && Object.keys(suite.arms).length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['arms'], message: 'names no arm; leave it out, or name at least one' });
+  }
+  if (suite.baselineArm === undefined) return;
+  if (suite.arms === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['baselineArm'], message: 'needs arms to pick from' });
+  } else if (!Object.hasOwn(suite.arms, suite.baselineArm)) {
+    const names = Object.keys(suite.arms).join(', ');
+    ctx.addIssue({ code: 'custom', path: ['baselineArm'], message: `names no arm of the suite (${names})` });
+  }
+}
 
 /** Families whose id repeats, or one of whose sizes names the same case as a case of the suite. */
 function familyIdProblems(

@@ -100,17 +100,17 @@ describe('validateSuite rejects with an exact message', () => {
     [
       'an unknown check kind',
       withCheck({ kind: 'fileExist', path: 'x' }),
-      'invalid suite at cases[0].checks[0].kind: unknown check kind "fileExist"; expected one of fileExists, fileContains, fileNotExists, command, outputMatches, agentExit',
+      'invalid suite at cases[0].checks[0].kind: unknown check kind "fileExist"; expected one of fileExists, fileContains, fileNotExists, command, outputMatches, agentExit, skillUsed',
     ],
     [
       'a check without kind',
       withCheck({ path: 'x' }),
-      'invalid suite at cases[0].checks[0].kind: required; expected one of fileExists, fileContains, fileNotExists, command, outputMatches, agentExit',
+      'invalid suite at cases[0].checks[0].kind: required; expected one of fileExists, fileContains, fileNotExists, command, outputMatches, agentExit, skillUsed',
     ],
     [
       'a non-string kind',
       withCheck({ kind: 1 }),
-      'invalid suite at cases[0].checks[0].kind: unknown check kind 1; expected one of fileExists, fileContains, fileNotExists, command, outputMatches, agentExit',
+      'invalid suite at cases[0].checks[0].kind: unknown check kind 1; expected one of fileExists, fileContains, fileNotExists, command, outputMatches, agentExit, skillUsed',
     ],
     [
       'a check that is not an object',

@@ -72,7 +72,8 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
     progress: true,
     onReport: (latest) => (report = latest),
     suiteFiles: runnable,
-    cells: { agents: agents.map((agent) => agent.name), trials: 1 },
+    // The oracle proves the checks without any arm's skills.
+    cells: { agents: agents.map((agent) => agent.name), arms: [], trials: 1 },
     passRule: 'majority',
     markdown: false,
     cases: values.case,
@@ -101,6 +102,8 @@ export async function checkSuiteCommand(args: string[]): Promise<number> {
     sandbox,
     baseImages,
     engine,
+    arms: undefined,
+    baselineArm: undefined,
     solutionAgent: ORACLE_AGENTS.solution,
     onlyFailed: undefined,
     retryErrors: 0,

@@ -8,6 +8,7 @@ import {
   type Report,
   resolveSandbox,
   type Suite,
+  suiteColumns,
   suiteTagNames,
   TemplateError,
 } from '@gz-bench/core';
@@ -22,6 +23,7 @@ import { cancelRunSlots } from '../node/run-slots.js';
 import { releasePrefork } from '../prefork/prefork.js';
 import { preforkPool } from '../prefork/prefork-pool.js';
 import type { ResolvedGzBenchOptions } from '../shared/options.js';
+import { armFlags, assertArmsLoad } from './arm-flags.js';
 import { selectCases } from './case-flags.js';
 import { cellFlags, namePattern, resolveCliAgents } from './cell-flags.js';
 import { EXIT } from './exit-codes.js';
@@ -49,6 +51,9 @@ interface RunFlags {
   logs?: string;
   concurrency?: string;
   agent?: string[];
+  arm?: string[];
+  'baseline-arm'?: string;
+  'skill-scope'?: string;
   trials?: string;
   'pass-rule'?: string;
   unsafe?: boolean;
@@ -81,6 +86,9 @@ export async function runCommand(args: string[]): Promise<number> {
     logs: { type: 'string' },
     concurrency: { type: 'string' },
     agent: { type: 'string', multiple: true },
+    arm: { type: 'string', multiple: true },
+    'baseline-arm': { type: 'string' },
+    'skill-scope': { type: 'string' },
     trials: { type: 'string' },
     'pass-rule': { type: 'string' },
     unsafe: { type: 'boolean' },
@@ -110,12 +118,18 @@ export async function runCommand(args: string[]): Promise<number> {
     if (error instanceof OptionsError) throw new UsageError(error.message.replace(/^gz-bench: /, ''));
     throw error;
   }
+  const arms = armFlags(values);
   const testNamePattern = namePattern(values['test-name-pattern']);
   const tagsFilter = values['tags-filter'];
   const { timeout, allowEnv, sandbox, concurrency, baseImages, engine } = runSettings(values);
   const { named, files, suites: all } = await loadNamedSuites(positionals);
   markStage(`${files.length === 1 ? 'the suite file is' : `${files.length} suite files are`} loaded`);
   const suites = selectCases(all, values.case);
+  await assertArmsLoad(
+    arms,
+    suites.map(({ suite }, index) => ({ file: files[index] as string, suite })),
+  );
+  const runArms = arms.arms === undefined ? undefined : Object.keys(arms.arms);
   const templates = values.cmd !== undefined ? [values.cmd] : agents.map((agent) => agent.cmd);
   for (const [index, given] of [...named.values()].entries()) {
     const loaded = suites[index];
@@ -154,6 +168,7 @@ export async function runCommand(args: string[]): Promise<number> {
     include,
     exclude: [],
     agents: agents.map((agent) => agent.name),
+    arms: runArms,
     trials: cells.trials,
   });
   const json = values.json === true;
@@ -165,8 +180,9 @@ export async function runCommand(args: string[]): Promise<number> {
     progress: !json,
     onReport: (latest) => (report = latest),
     suiteFiles: runnable,
-    cells: { agents: agents.map((agent) => agent.name), trials: cells.trials },
+    cells: { agents: agents.map((agent) => agent.name), ...(runArms && { arms: runArms }), trials: cells.trials },
     passRule: cells.passRule,
+    baselineArm: arms.baselineArm,
     markdown: values.markdown === undefined ? false : resolve(values.markdown),
     cases: values.case,
   });
@@ -191,6 +207,7 @@ export async function runCommand(args: string[]): Promise<number> {
     sandbox,
     baseImages,
     engine,
+    ...arms,
     solutionAgent: undefined,
     onlyFailed,
     retryErrors,
@@ -211,7 +228,10 @@ export async function runCommand(args: string[]): Promise<number> {
   // Every validated case must have a result, per agent and trial: anything less is a harness fault,
   // never a pass. With -t, only the cases it picks run, and it must pick one.
   const cases = suites.reduce((sum, { suite }) => sum + suite.cases.length, 0);
-  const expected = cases * Math.max(agents.length, 1) * cells.trials;
+  const names = agents.map((agent) => agent.name);
+  const expected =
+    suites.reduce((sum, { suite }) => sum + suite.cases.length * suiteColumns(suite, names, runArms).length, 0) *
+    cells.trials;
   if (testNamePattern !== undefined && final.summary.total === 0 && cases > 0) {
     process.stderr.write(`gz-bench: no case matches -t ${values['test-name-pattern']}\n`);
     return EXIT.failed;

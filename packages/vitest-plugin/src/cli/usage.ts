@@ -35,6 +35,14 @@ run       Run every case of the suites through Vitest and score it.
   --agent     one of several agents, each run on every case (repeatable; instead
               of --cmd): NAME=TEMPLATE, or a preset: PRESET, PRESET:MODEL,
               NAME=PRESET[:MODEL] (claude-code, codex, gemini, qwen, opencode)
+  --arm NAME=SKILL_DIR[,SKILL_DIR...]  a skill arm (repeatable; --arm none= has no
+              skills): every agent runs every case once per arm, the column
+              AGENT/ARM, its skills installed where the agent's CLI looks for them;
+              replaces the suites' own arms
+  --baseline-arm NAME  the arm the others are compared with (default none, else
+              the first)
+  --skill-scope project|user  install the arms' skills in the workspace (default)
+              or in each trial's own HOME
   --unsafe    let agents run that turn off their own approval prompts
   --max-cost-usd, --max-tokens, --max-turns  end a trial whose agent reports more
               as over budget (while it runs, for agents whose output reports usage as it goes)
@@ -44,7 +52,7 @@ run       Run every case of the suites through Vitest and score it.
   --case ID   run only the case whose id is ID, exactly (repeatable; a glob such as
               'fix-*' selects several; also on check-suite)
   -t, --test-name-pattern  run only the tests whose name matches PATTERN
-              (suite > agent > case), as Vitest's -t does
+              (suite > agent > case, or suite > agent/arm > case), as Vitest's -t does
   --tags-filter EXPR  run only the cases whose tags match EXPR, e.g.
               'python && !hard' (Vitest's --tags-filter; repeatable, all must match)
   --timeout   seconds that bound every command of every case (overrides timeoutSec)

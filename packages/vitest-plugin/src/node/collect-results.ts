@@ -4,6 +4,7 @@ import {
   caseMeta,
   caseTags,
   notRunResult,
+  parseColumn,
   type ReportResult,
   type Suite,
 } from '@gz-bench/core';
@@ -31,11 +32,16 @@ export interface CollectOptions {
   suite?: Suite | undefined;
   /** Trials of each cell in this run. @default 1 */
   trials?: number;
+  /** Whether the suite's describe blocks name agents, arms or both (`agent/arm`). @default agents alone */
+  columns?: { agents: boolean; arms: boolean };
 }
 
-/** The key of one (agent, case) cell of a suite file; the agent is undefined for the run's one `cmd`. */
-export function cellKey(agentName: string | undefined, caseId: string): string {
-  return JSON.stringify([agentName ?? null, caseId]);
+/**
+ * The key of one (column, case) cell of a suite file: the column (`columnName`) names its agent and
+ * arm, and is undefined for the run's one `cmd` without arms.
+ */
+export function cellKey(column: string | undefined, caseId: string): string {
+  return JSON.stringify([column ?? null, caseId]);
 }
 
 /** The tags and metadata a case's report rows carry, from the suite as the run found it. */
@@ -59,7 +65,7 @@ export function collectModuleResults(module: TestModule, options: CollectOptions
   const results = new Map<string, ReportResult[]>();
   const cellKeys: string[] = [];
   for (const testCase of tests) {
-    const key = cellKey(cellOf(testCase).agentName, testCase.name);
+    const key = cellKey(cellOf(testCase).column, testCase.name);
     cellKeys.push(key);
     const rows = rowsOf(testCase, module.relativeModuleId, options);
     if (rows) results.set(key, rows);
@@ -68,22 +74,24 @@ export function collectModuleResults(module: TestModule, options: CollectOptions
   return { file: module.relativeModuleId, cellKeys, results, errors };
 }
 
-/** The suite and agent of a test: `describe(suite) > test`, or `describe(suite) > describe(agent) > test`. */
-function cellOf(testCase: TestCase): { suite: string; agentName: string | undefined } {
+/** The suite and column of a test: `describe(suite) > test`, or `describe(suite) > describe(column) > test`. */
+function cellOf(testCase: TestCase): { suite: string; column: string | undefined } {
   const parent = testCase.parent;
-  if (parent.type !== 'suite') return { suite: '', agentName: undefined };
-  if (parent.parent.type === 'suite') return { suite: parent.parent.name, agentName: parent.name };
-  return { suite: parent.name, agentName: undefined };
+  if (parent.type !== 'suite') return { suite: '', column: undefined };
+  if (parent.parent.type === 'suite') return { suite: parent.parent.name, column: parent.name };
+  return { suite: parent.name, column: undefined };
 }
 
 function rowsOf(testCase: TestCase, file: string, options: CollectOptions): ReportResult[] | undefined {
   const outcome = testCase.result();
-  const { suite, agentName } = cellOf(testCase);
+  const { suite, column } = cellOf(testCase);
+  const { agentName, arm } = parseColumn(column, options.columns ?? { agents: true, arms: false });
   const trials = options.trials ?? 1;
   const finished = testCase.meta().gzBenchTrials ?? [];
   const labels = caseLabels(options.suite, testCase.name);
   const label = (trial: number) => ({
     ...(agentName !== undefined && { agentName }),
+    ...(arm !== undefined && { arm }),
     ...(trials > 1 && { trial }),
     ...labels,
   });

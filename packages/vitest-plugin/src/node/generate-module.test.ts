@@ -36,8 +36,8 @@ describe('generateSuiteModule', () => {
       'import data from "/project/bench/demo.bench.json?gz-bench-data=v1";',
       'const suite = defineSuite(data);',
       'describe("demo \\"suite\\"", suite.describeOptions, () => {',
-      `  test("write-hello", { timeout: 0 }, (context) => suite.runCase(0, context));`,
-      `  test("evil\\");process.exit(1);//", { timeout: 0 }, (context) => suite.runCase(1, context));`,
+      `  test("write-hello", { timeout: 0 }, (context) => suite.runCell(0, null, null, context));`,
+      `  test("evil\\");process.exit(1);//", { timeout: 0 }, (context) => suite.runCell(1, null, null, context));`,
       '});',
       '',
     ]);
@@ -59,8 +59,47 @@ describe('generateSuiteModule', () => {
     });
     expect(code.split('\n').slice(4, 8)).toEqual([
       '  describe("one", () => {',
-      `    test("a", { timeout: 0, tags: ["bench","python"] }, (context) => suite.runCell(0, "one", context));`,
-      `    test("b", { timeout: 0, tags: ["bench"] }, (context) => suite.runCell(1, "one", context));`,
+      `    test("a", { timeout: 0, tags: ["bench","python"] }, (context) => suite.runCell(0, "one", null, context));`,
+      `    test("b", { timeout: 0, tags: ["bench"] }, (context) => suite.runCell(1, "one", null, context));`,
+      '  });',
+    ]);
+  });
+
+  it('emits a block per (agent, arm) column, and per arm for the one cmd', () => {
+    const source = '{ "name": "s", "cases": [{ "id": "a", "prompt": "p", "checks": [] }] }';
+    const input = {
+      suite: parseSuiteSource(source),
+      file: '/project/s.bench.json',
+      source,
+      locations: locateCases(source),
+      runtimeId: '/rt.js',
+      arms: ['none', 'v1'],
+      dataId: '/project/s.bench.json?gz-bench-data=v1',
+    };
+    expect(
+      generateSuiteModule({ ...input, agents: ['claude-code', 'x/y'] })
+        .code.split('\n')
+        .slice(4, -2),
+    ).toEqual([
+      '  describe("claude-code/none", () => {',
+      '    test("a", { timeout: 0 }, (context) => suite.runCell(0, "claude-code", "none", context));',
+      '  });',
+      '  describe("claude-code/v1", () => {',
+      '    test("a", { timeout: 0 }, (context) => suite.runCell(0, "claude-code", "v1", context));',
+      '  });',
+      '  describe("x/y/none", () => {',
+      '    test("a", { timeout: 0 }, (context) => suite.runCell(0, "x/y", "none", context));',
+      '  });',
+      '  describe("x/y/v1", () => {',
+      '    test("a", { timeout: 0 }, (context) => suite.runCell(0, "x/y", "v1", context));',
+      '  });',
+    ]);
+    expect(generateSuiteModule(input).code.split('\n').slice(4, -2)).toEqual([
+      '  describe("none", () => {',
+      '    test("a", { timeout: 0 }, (context) => suite.runCell(0, null, "none", context));',
+      '  });',
+      '  describe("v1", () => {',
+      '    test("a", { timeout: 0 }, (context) => suite.runCell(0, null, "v1", context));',
       '  });',
     ]);
   });

@@ -1,4 +1,4 @@
-import { type Baseline, type CaseLocation, caseTags, type Suite } from '@gz-bench/core';
+import { type Baseline, type CaseLocation, caseTags, columnName, type Suite, suiteColumns } from '@gz-bench/core';
 import type { ModuleBaseline } from '../runtime/define-suite.js';
 import { type LineMapping, lineSourceMap, type SourceMap } from './source-map.js';
 
@@ -14,13 +14,15 @@ export interface GenerateModuleInput {
   runtimeId: string;
   /** Names of the run's agents, each a describe block of every case; none for the run's one `cmd`. */
   agents?: readonly string[];
+  /** Names of the suite's arms: each agent runs every case once per arm, under `describe("agent/arm")`. */
+  arms?: readonly string[];
   /** Import specifier of the suite's data module (suite-data-module.ts). */
   dataId: string;
 }
 
 /**
- * Generates a thin module: one literal `test()` per case — per (agent, case) under a describe block
- * of each agent's name, when the run names agents — so that static parsers (the VS Code extension,
+ * Generates a thin module: one literal `test()` per case — per (column, case) under a describe block
+ * of each column's name (`agent`, `agent/arm` or `arm`), when the run names agents or arms — so that static parsers (the VS Code extension,
  * `vitest list --static-parse`) see every test. A cell's trials run inside its one test. User
  * strings only ever enter the code through JSON.stringify. The suite's data comes from its own module
  * (`dataId`, see suite-data-module.ts).
@@ -48,10 +50,17 @@ export function generateSuiteModule(input: GenerateModuleInput): { code: string;
       if (target) mappings.push({ generatedLine: lines.length, sourceLine: target.line, sourceColumn: target.column });
     });
   };
-  if (agents.length === 0) addCases('  ', (index) => `suite.runCase(${index}, context)`);
-  for (const agent of agents) {
-    lines.push(`  describe(${JSON.stringify(agent)}, () => {`);
-    addCases('    ', (index) => `suite.runCell(${index}, ${JSON.stringify(agent)}, context)`);
+  const columns = suiteColumns(undefined, agents, input.arms ?? []);
+  for (const column of columns) {
+    const name = columnName(column);
+    const call = (index: number) =>
+      `suite.runCell(${index}, ${JSON.stringify(column.agentName ?? null)}, ${JSON.stringify(column.arm ?? null)}, context)`;
+    if (name === undefined) {
+      addCases('  ', call);
+      continue;
+    }
+    lines.push(`  describe(${JSON.stringify(name)}, () => {`);
+    addCases('    ', call);
     lines.push('  });');
   }
   lines.push('});', '');

@@ -52,7 +52,7 @@ describe('selectedCases', () => {
   it("selects each agent's cells, matching -t against suite > agent > case", () => {
     const cells = (pattern: RegExp | undefined, version = '5.1.2') =>
       selectedCases({ ...planned, selection: { testNamePattern: pattern } }, version, ['opus', 'haiku'])?.map(
-        (entry) => `${entry.agentName} ${entry.planned.id}`,
+        (entry) => `${entry.column.agentName} ${entry.planned.id}`,
       );
     expect(cells(undefined)).toHaveLength(6);
     expect(cells(/^alpha > haiku > /)).toEqual(['haiku write-hello', 'haiku write-world', 'haiku reply']);

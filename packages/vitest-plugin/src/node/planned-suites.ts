@@ -1,5 +1,13 @@
 import { relative, sep } from 'node:path';
-import { loadSuite, locateCases, type PlannedCase, type Suite } from '@gz-bench/core';
+import {
+  type Column,
+  columnName,
+  loadSuite,
+  locateCases,
+  type PlannedCase,
+  type Suite,
+  suiteColumns,
+} from '@gz-bench/core';
 import { type CaseMatcher, narrowCases } from './case-filter.js';
 
 /** How Vitest narrows the tests of one file: `-t`, `file:line`, or the IDE's test ids. */
@@ -52,7 +60,8 @@ export function selectedCases(
   planned: PlannedSuite,
   vitestVersion: string,
   agents: readonly string[] = [],
-): Array<{ agentName: string | undefined; planned: PlannedCase }> | undefined {
+  runArms?: readonly string[],
+): Array<{ column: Column; planned: PlannedCase }> | undefined {
   const { suite, selection } = planned;
   if (suite === undefined) return [];
   if (selection.testIds !== undefined || selection.tagsFilter?.length) return undefined;
@@ -61,18 +70,18 @@ export function selectedCases(
   const lines = selection.testLines?.length ? new Set(selection.testLines) : undefined;
   // The describe block maps to line 1: naming it selects every case.
   const everyLine = lines?.has(1) === true;
-  const agentNames = agents.length > 0 ? agents : [undefined];
-  return agentNames.flatMap((agentName) =>
+  return suiteColumns(suite, agents, runArms).flatMap((column) =>
     suite.cases
       .filter((testCase, index) => {
         const line = planned.idLines[index];
         if (lines && !everyLine && (line === undefined || !lines.has(line))) return false;
         const pattern = selection.testNamePattern;
-        const fullName = [suite.name, ...(agentName === undefined ? [] : [agentName]), testCase.id].join(joiner);
+        const name = columnName(column);
+        const fullName = [suite.name, ...(name === undefined ? [] : [name]), testCase.id].join(joiner);
         return pattern === undefined || fullName.match(pattern) !== null;
       })
       .map((testCase) => ({
-        agentName,
+        column,
         planned: { file: planned.file, suite: suite.name, id: testCase.id, checks: testCase.checks },
       })),
   );

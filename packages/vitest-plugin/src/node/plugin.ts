@@ -1,17 +1,22 @@
 /// <reference types="vitest/config" />
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  type ArmSet,
   assertUsableTempDir,
   BaselineError,
   baselinePathFor,
   isBaselinePath,
+  loadArms,
   loadSuite,
   locateCases,
   markStage,
   resolveSandbox,
+  SkillError,
+  type Suite,
   SuiteError,
   TempDirError,
+  unknownSkillProblem,
 } from '@gz-bench/core';
 import picomatch from 'picomatch';
 import { escapePath } from 'tinyglobby';
@@ -99,6 +104,9 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
     const baseline = await readSuiteBaseline(file, displayPath);
     // The baseline is part of the version, so that a data module is never reused across an edit of it.
     const version = suiteVersion(baseline === undefined ? source : `${source}\0${JSON.stringify(baseline)}`);
+    const armSet = await suiteArms(suite, file, options, root);
+    const problem = options.solutionAgent === undefined ? unknownSkillProblem(suite, armSet) : undefined;
+    if (problem !== undefined) throw new SkillError(`${displayPath}: ${problem}`);
     const test = generateSuiteModule({
       suite,
       file,
@@ -106,6 +114,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       locations,
       runtimeId: RUNTIME_ID,
       agents: options.agents.map((agent) => agent.name),
+      arms: armSet?.arms.map((arm) => arm.name) ?? [],
       dataId: suiteDataId(file, version),
     });
     const data = generateSuiteDataModule({
@@ -113,6 +122,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
       file,
       locations,
       ...(baseline !== undefined && { baseline: moduleBaseline(baseline) }),
+      ...(armSet !== undefined && { arms: armSet }),
     });
     return { version, test, data };
   };
@@ -154,7 +164,9 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         const changed = `${relative(root, file)} changed while its cases were being loaded: run again`;
         return { code: generateInvalidSuiteModule(changed), moduleType: 'js' };
       } catch (error) {
-        if (!(error instanceof SuiteError) && !(error instanceof BaselineError)) throw error;
+        if (!(error instanceof SuiteError) && !(error instanceof BaselineError) && !(error instanceof SkillError)) {
+          throw error;
+        }
         return { code: generateInvalidSuiteModule(error.message), moduleType: 'js' };
       }
     },
@@ -298,12 +310,36 @@ function slotLimits(options: ResolvedGzBenchOptions): SlotLimits {
   return { total: options.concurrency, keys };
 }
 
+/**
+ * The arms of a suite's run, their skills read and checked: the run's own (relative to the Vitest
+ * root), else the suite's (relative to its file); none to prove the checks, which needs no skill.
+ */
+async function suiteArms(
+  suite: Suite,
+  file: string,
+  options: ResolvedGzBenchOptions,
+  root: string,
+): Promise<ArmSet | undefined> {
+  if (options.solutionAgent !== undefined) return undefined;
+  if (options.arms !== undefined) return loadArms(options.arms, root, options.baselineArm);
+  if (suite.arms === undefined) return undefined;
+  return loadArms(suite.arms, dirname(file), suite.baselineArm);
+}
+
+/** The names of the run's own arms, which replace every suite's; undefined where the suites name theirs. */
+export function runArmNames(options: ResolvedGzBenchOptions): string[] | undefined {
+  if (options.solutionAgent !== undefined) return [];
+  return options.arms === undefined ? undefined : Object.keys(options.arms);
+}
+
 function reporterOptions(options: ResolvedGzBenchOptions): GzBenchReporterOptions {
+  const arms = runArmNames(options);
   return {
     report: options.report,
     table: options.table,
-    cells: { agents: options.agents.map((agent) => agent.name), trials: options.trials },
+    cells: { agents: options.agents.map((agent) => agent.name), ...(arms && { arms }), trials: options.trials },
     passRule: options.passRule,
+    baselineArm: options.baselineArm,
     markdown: options.markdown,
     html: options.html,
     cases: options.cases,

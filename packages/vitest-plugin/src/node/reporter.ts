@@ -5,6 +5,7 @@ import {
   buildScoreboard,
   buildSweep,
   type CellRule,
+  columnName,
   notRunResult,
   type Report,
   type ReportResult,
@@ -15,6 +16,7 @@ import {
   renderSweep,
   renderSweepMarkdown,
   renderTable,
+  suiteColumns,
   summarizeBaseline,
 } from '@gz-bench/core';
 import type {
@@ -37,6 +39,14 @@ import { type PlannedSuite, planSuite, selectedCases } from './planned-suites.js
 import { withEarlierPasses } from './rerun-report.js';
 import { appendStepSummary } from './step-summary.js';
 
+/** The columns and trials of a run's cells. */
+export interface RunCells {
+  agents: readonly string[];
+  /** The run's own arms, which replace the suites'; `[]` for none at all; undefined: each suite's own. */
+  arms?: readonly string[];
+  trials: number;
+}
+
 /** Options of the gz-bench reporter. */
 export interface GzBenchReporterOptions {
   /** Path of the JSON report, relative to the Vitest root; `false` writes none. */
@@ -52,10 +62,15 @@ export interface GzBenchReporterOptions {
    * those it never ran are rows that did not run. The CLI names all the files it was given.
    */
   suiteFiles?: readonly string[];
-  /** The names of the run's agents (none for the one `cmd`) and the trials of each cell. */
-  cells?: { agents: readonly string[]; trials: number };
+  /**
+   * The names of the run's agents (none for the one `cmd`), of its own arms where it names them
+   * (they replace the suites'; `[]`: none at all), and the trials of each cell.
+   */
+  cells?: RunCells;
   /** When a cell of several trials passes. @default 'majority' */
   passRule?: CellRule;
+  /** The arm every other is compared with; default: the suites' own `baselineArm`, else `none`, else the first. */
+  baselineArm?: string | undefined;
   /** The cases the run selects (`cases`, `--case`): the others are neither planned nor reported. */
   cases?: readonly string[] | undefined;
   /**
@@ -168,6 +183,10 @@ export class GzBenchReporter implements Reporter {
         ),
         suite: plan?.suite,
         trials: this.cells.trials,
+        columns: {
+          agents: this.cells.agents.length > 0,
+          arms: suiteColumns(plan?.suite, [], this.cells.arms).some((column) => column.arm !== undefined),
+        },
       });
       if (!results) continue;
       // A module with no tests whose suite is valid was never collected: its worker died first.
@@ -187,8 +206,13 @@ export class GzBenchReporter implements Reporter {
     const rows = withEarlierPasses(this.rows(), this.earlier);
     const report = buildReport(rows, { gzBenchVersion: packageVersion(), vitestVersion: vitest.version }, errors);
     // Several agents or trials make a benchmark: the report then says who did best, and how sure that is.
-    if (rows.some((row) => row.agentName !== undefined || row.trial !== undefined)) {
-      report.scoreboard = buildScoreboard(report.results, { rule: this.options.passRule ?? 'majority' });
+    if (rows.some((row) => row.agentName !== undefined || row.arm !== undefined || row.trial !== undefined)) {
+      const baselineArm =
+        this.options.baselineArm ?? [...planned.values()].find((plan) => plan.suite?.baselineArm)?.suite?.baselineArm;
+      report.scoreboard = buildScoreboard(report.results, {
+        rule: this.options.passRule ?? 'majority',
+        ...(baselineArm !== undefined && { baselineArm }),
+      });
     }
     // An interrupted run's cells ended early: an update keeps their baselines as they were.
     const update = isBaselineUpdate(vitest) && reason !== 'interrupted';
@@ -234,7 +258,7 @@ export class GzBenchReporter implements Reporter {
     await appendStepSummary(markdown, 'the scoreboard', (message) => vitest.logger.warn(message));
   }
 
-  private get cells(): { agents: readonly string[]; trials: number } {
+  private get cells(): RunCells {
     return this.options.cells ?? { agents: [], trials: 1 };
   }
 
@@ -286,24 +310,25 @@ function notCollected(
   end: RunEnd,
   module: TestModule | undefined,
   vitestVersion: string,
-  cells: { agents: readonly string[]; trials: number },
+  cells: RunCells,
 ): ModuleResults {
   const suite = plan.suite;
   const moduleErrors = module?.errors().map((error) => error.message) ?? [];
   const reason = notRunReason(end, moduleErrors);
   const results = new Map<string, ReportResult[]>();
   const trials = Array.from({ length: cells.trials }, (_, offset) => offset + 1);
-  for (const { agentName, planned } of selectedCases(plan, vitestVersion, cells.agents) ?? []) {
+  for (const { column, planned } of selectedCases(plan, vitestVersion, cells.agents, cells.arms) ?? []) {
     const rows = trials.map((trial) => ({
       ...notRunResult(planned, reason),
-      ...(agentName !== undefined && { agentName }),
+      ...(column.agentName !== undefined && { agentName: column.agentName }),
+      ...(column.arm !== undefined && { arm: column.arm }),
       ...(cells.trials > 1 && { trial }),
       ...caseLabels(suite, planned.id),
     }));
-    results.set(cellKey(agentName, planned.id), rows);
+    results.set(cellKey(columnName(column), planned.id), rows);
   }
-  const agentNames = cells.agents.length > 0 ? cells.agents : [undefined];
-  const cellKeys = agentNames.flatMap((agent) => suite?.cases.map((c) => cellKey(agent, c.id)) ?? []);
+  const columns = suiteColumns(suite, cells.agents, cells.arms);
+  const cellKeys = columns.flatMap((column) => suite?.cases.map((c) => cellKey(columnName(column), c.id)) ?? []);
   return { file: plan.file, cellKeys, results, errors: moduleErrors };
 }
 

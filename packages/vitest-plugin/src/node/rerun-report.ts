@@ -1,12 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
+  columnName,
   EarlierReportError,
   groupEarlierRows,
   loadSuite,
   parseEarlierReport,
   type ReportResult,
   resumeCellKey,
+  suiteColumns,
   unmatchedEarlierRows,
 } from '@gz-bench/core';
 import { glob } from 'tinyglobby';
@@ -43,6 +45,8 @@ export interface RerunScope {
   exclude: string[];
   /** The run's agent names; none for the one `cmd`. */
   agents: readonly string[];
+  /** The run's own arms, which replace the suites'; undefined where the suites name theirs. */
+  arms?: readonly string[] | undefined;
   trials: number;
 }
 
@@ -73,14 +77,16 @@ async function unmatchedRows(
   scope: RerunScope,
 ): Promise<{ warnings: string[]; matched: number }> {
   const files = await glob(scope.include, { cwd: scope.root, ignore: scope.exclude, dot: true, onlyFiles: true });
-  const agentNames = scope.agents.length > 0 ? scope.agents : [undefined];
   const planned = await Promise.all(
     files.map(async (file) => {
       const suite = await loadSuite(resolve(scope.root, file)).then(
         (loaded) => loaded.suite,
         () => undefined,
       );
-      const cellKeys = agentNames.flatMap((agent) => suite?.cases.map((c) => resumeCellKey(agent, c.id)) ?? []);
+      const columns = suiteColumns(suite, scope.agents, scope.arms);
+      const cellKeys = columns.flatMap(
+        (column) => suite?.cases.map((c) => resumeCellKey(columnName(column), c.id)) ?? [],
+      );
       return { file, cellKeys, loads: suite !== undefined };
     }),
   );
@@ -89,7 +95,7 @@ async function unmatchedRows(
   const keys = new Map(planned.map((entry) => [entry.file, new Set(entry.cellKeys)]));
   const matches = (row: ReportResult) =>
     broken.has(row.file) ||
-    ((row.trial ?? 1) <= scope.trials && keys.get(row.file)?.has(resumeCellKey(row.agentName, row.id)) === true);
+    ((row.trial ?? 1) <= scope.trials && keys.get(row.file)?.has(resumeCellKey(columnName(row), row.id)) === true);
   return { warnings: unmatchedEarlierRows(earlier, planned, scope.trials), matched: rows.filter(matches).length };
 }
 
@@ -100,7 +106,7 @@ async function unmatchedRows(
  */
 export function withEarlierPasses(rows: readonly ReportResult[], earlier: readonly ReportResult[]): ReportResult[] {
   if (earlier.length === 0) return [...rows];
-  const key = (row: ReportResult) => JSON.stringify([row.file, row.agentName ?? null, row.id, row.trial ?? 1]);
+  const key = (row: ReportResult) => JSON.stringify([row.file, columnName(row) ?? null, row.id, row.trial ?? 1]);
   const passes = new Map(earlier.filter((row) => row.passed && row.outcome === 'passed').map((row) => [key(row), row]));
   return rows.map((row) => (row.notRun ? (passes.get(key(row)) ?? row) : row));
 }

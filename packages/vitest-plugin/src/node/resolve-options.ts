@@ -1,4 +1,5 @@
 import {
+  ArmsSchema,
   allowEnvProblem,
   assertValidTemplate,
   CellRuleError,
@@ -50,6 +51,8 @@ const DEFAULTS: Omit<ResolvedGzBenchOptions, 'agents'> = {
   sandbox: 'auto',
   baseImages: {},
   engine: 'auto',
+  arms: undefined,
+  baselineArm: undefined,
   // Set by gz-bench check-suite only.
   solutionAgent: undefined,
   onlyFailed: undefined,
@@ -112,6 +115,7 @@ export function resolveOptions(
     throw new OptionsError(`gz-bench option "sandbox" must be auto, bwrap or none, got "${String(merged.sandbox)}"`);
   }
   assertBaseImages(merged.baseImages);
+  assertArms(merged.arms, merged.baselineArm);
   if (!isEngineMode(merged.engine)) {
     throw new OptionsError(
       `gz-bench option "engine" must be auto, docker, podman or bwrap, got "${String(merged.engine)}"`,
@@ -121,6 +125,26 @@ export function resolveOptions(
   return checkSuite === true
     ? { ...resolved, cmd: undefined, trials: 1, solutionAgent: ORACLE_AGENTS.solution }
     : resolved;
+}
+
+function assertArms(arms: unknown, baselineArm: unknown): void {
+  if (arms !== undefined) {
+    const parsed = ArmsSchema.safeParse(arms);
+    const issue = parsed.error?.issues[0];
+    if (issue !== undefined) {
+      const at = issue.path.length > 0 ? ` at ${issue.path.map(String).join('.')}` : '';
+      throw new OptionsError(
+        `gz-bench option "arms"${at}: ${issue.message}; write arms as { none: [], v1: ['skills/my-skill'] }`,
+      );
+    }
+    if (Object.keys(arms as object).length === 0) throw new OptionsError('gz-bench option "arms" names no arm');
+  }
+  if (baselineArm === undefined) return;
+  if (arms === undefined) throw new OptionsError('gz-bench option "baselineArm" needs "arms" to pick from');
+  if (typeof baselineArm !== 'string' || !Object.hasOwn(arms as object, baselineArm)) {
+    const names = Object.keys(arms as object).join(', ');
+    throw new OptionsError(`gz-bench option "baselineArm" must name one of the arms (${names})`);
+  }
 }
 
 function assertBaseImages(baseImages: unknown): void {

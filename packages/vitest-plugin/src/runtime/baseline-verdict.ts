@@ -8,7 +8,8 @@ import { safeAnnotate } from './safe-annotate.js';
 /** What judging a cell against its baseline needs. */
 export interface BaselineCell {
   baseline: ModuleBaseline;
-  agentName: string | undefined;
+  /** The cell's column (`columnName`): its agent and arm. */
+  column: string | undefined;
   testCase: Case;
   finished: readonly TrialResult[];
   trials: number;
@@ -27,8 +28,8 @@ export async function againstBaseline(
   context: TestContext,
   cell: BaselineCell,
 ): Promise<{ passed: boolean; message: string }> {
-  const { baseline, agentName, testCase, finished, trials, options, verdict } = cell;
-  const entry = baseline.cells.find((cell) => cell.agentName === agentName && cell.caseId === testCase.id)?.entry;
+  const { baseline, column, testCase, finished, trials, options, verdict } = cell;
+  const entry = baseline.cells.find((cell) => cell.agentName === column && cell.caseId === testCase.id)?.entry;
   const passes = finished.filter((result) => result.passed).length;
   const rule = options.passRule ?? 'majority';
   const { judgement, passed, message } = judgeCell(entry, { passes, trials }, { rule, baseRule: baseline.passRule });

@@ -1,10 +1,12 @@
 import {
   type AgentDefinition,
+  type ArmSet,
   type BaselineEntry,
   type BaselineJudgement,
   type Case,
   type CaseLocation,
   type CellRule,
+  columnName,
   type ResolvedSandbox,
   resolveSandbox,
   type Suite,
@@ -37,6 +39,8 @@ declare module 'vitest' {
     gzBenchSuite?: string;
     /** The agent of the cell, when the run names agents. */
     gzBenchAgent?: string;
+    /** The skill arm of the cell, when the run names arms. */
+    gzBenchArm?: string;
     /** How the cell compares with its suite's baseline file, when the suite has one. */
     gzBenchBaseline?: BaselineJudgement;
   }
@@ -51,6 +55,8 @@ export interface SuiteModuleData {
   locations: CaseLocation[];
   /** The suite's baseline file, read by the plugin when it generated the module; absent without one. */
   baseline?: ModuleBaseline;
+  /** The suite's arms, their skills read and checked by the plugin; absent without arms. */
+  arms?: ArmSet;
 }
 
 /** A suite's baseline as the generated module carries it: the rule it was written with, and every entry. */
@@ -62,10 +68,11 @@ export interface ModuleBaseline {
 /** What a generated suite module calls: options for its describe block and the body of each cell's test. */
 export interface DefinedSuite {
   describeOptions: { concurrent: true } | { sequential: true };
-  /** The test of a case run by the run's one `cmd`. */
-  runCase(index: number, context: TestContext): Promise<void>;
-  /** The test of a case run by the named agent `agent` of the run. */
-  runCell(index: number, agent: string, context: TestContext): Promise<void>;
+  /**
+   * The test of a case in one column: by the named agent `agent` of the run (null: the run's one
+   * `cmd`), with the skills of the arm `arm` (null: no arms).
+   */
+  runCell(index: number, agent: string | null, arm: string | null, context: TestContext): Promise<void>;
 }
 
 /** Binds a suite's data to the run options provided by the plugin. */
@@ -80,11 +87,22 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     options?.oneTestAtATime === true ? { sequential: true as const } : { concurrent: true as const };
   if (options?.slots !== undefined) warmUp(options);
 
-  const run = async (index: number, agentName: string | undefined, context: TestContext): Promise<void> => {
+  const run = async (
+    index: number,
+    agentName: string | undefined,
+    armName: string | undefined,
+    context: TestContext,
+  ): Promise<void> => {
     const testCase = data.suite.cases[index];
     if (!testCase) throw new Error(`gz-bench: suite "${data.suite.name}" has no case ${index}`);
     context.task.meta.gzBenchSuite = data.suite.name;
     if (agentName !== undefined) context.task.meta.gzBenchAgent = agentName;
+    if (armName !== undefined) context.task.meta.gzBenchArm = armName;
+    const column = columnName({ agentName, arm: armName });
+    const arm = data.arms?.arms.find((candidate) => candidate.name === armName);
+    if (armName !== undefined && arm === undefined) {
+      throw caseFailure(`no arm "${armName}" in this suite's data: run again`, data, index);
+    }
     const agent = agentName === undefined ? undefined : findAgent(options, agentName);
     const cmd = agent?.cmd ?? options?.cmd;
     if (!cmd) {
@@ -108,12 +126,23 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     const trials = options.trials ?? 1;
     const { controller, release } = attemptController(context.signal);
     // A resumed run (onlyFailed) keeps the earlier passing trials and runs the others.
-    const { run: toRun, kept } = cellTrials(options, data.file, { agentName, caseId: testCase.id }, trials);
+    const { run: toRun, kept } = cellTrials(options, data.file, { column, caseId: testCase.id }, trials);
     const finished: TrialResult[] = [...kept];
     context.task.meta.gzBenchTrials = finished;
     // With its suite's settings: the trial's budget counts the setup and check bounds the suite gives.
     const merged = withSuiteSettings(data.suite, testCase);
-    const plan = { suite: data.suite, file: data.file, testCase: merged, agent, cmd, trials, options, slots, sandbox };
+    const plan = {
+      suite: data.suite,
+      file: data.file,
+      testCase: merged,
+      agent,
+      arm,
+      cmd,
+      trials,
+      options,
+      slots,
+      sandbox,
+    };
     // Every trial of the cell at once: the run's slots decide how many of them, and of all the other
     // cells, actually run.
     const all = Promise.allSettled(
@@ -146,7 +175,7 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     if (!cancelled) {
       for (const { offset, outcome } of faults) {
         finished.push(
-          harnessFault(testCase, outcome.reason, { agentName, trial: toRun[offset] ?? offset + 1, trials }),
+          harnessFault(testCase, outcome.reason, { agentName, armName, trial: toRun[offset] ?? offset + 1, trials }),
         );
       }
       finished.sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0));
@@ -164,14 +193,13 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
     const judged =
       baseline === undefined || options.solutionAgent !== undefined || controller.signal.aborted
         ? verdict
-        : await againstBaseline(context, { baseline, agentName, testCase, finished, trials, options, verdict });
+        : await againstBaseline(context, { baseline, column, testCase, finished, trials, options, verdict });
     if (!judged.passed) throw caseFailure(judged.message, data, index);
   };
 
   return {
     describeOptions,
-    runCase: (index, context) => run(index, undefined, context),
-    runCell: (index, agent, context) => run(index, agent, context),
+    runCell: (index, agent, arm, context) => run(index, agent ?? undefined, arm ?? undefined, context),
   };
 }
 
@@ -179,7 +207,7 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
 function harnessFault(
   testCase: Case,
   reason: unknown,
-  where: { agentName: string | undefined; trial: number; trials: number },
+  where: { agentName: string | undefined; armName: string | undefined; trial: number; trials: number },
 ): TrialResult {
   return {
     id: testCase.id,
@@ -190,6 +218,7 @@ function harnessFault(
     error: reason instanceof Error ? reason.message : String(reason),
     failedStep: 'harness',
     ...(where.agentName !== undefined && { agentName: where.agentName }),
+    ...(where.armName !== undefined && { arm: where.armName }),
     ...(where.trials > 1 && { trial: where.trial }),
   };
 }

@@ -16,10 +16,10 @@ export interface CellTrials {
 export function cellTrials(
   options: WorkerOptions,
   file: string,
-  cell: { agentName: string | undefined; caseId: string },
+  cell: { column: string | undefined; caseId: string },
   trials: number,
 ): CellTrials {
   if (options.resume === undefined) return { run: Array.from({ length: trials }, (_, offset) => offset + 1), kept: [] };
-  const { rerun, kept } = planResumeCell(options.resume[file]?.[resumeCellKey(cell.agentName, cell.caseId)], trials);
+  const { rerun, kept } = planResumeCell(options.resume[file]?.[resumeCellKey(cell.column, cell.caseId)], trials);
   return { run: rerun, kept };
 }

@@ -8,11 +8,13 @@ import {
   type CaseResult,
   caseBudgetMs,
   caseLogLocation,
+  type LoadedArm,
   markStage,
   type ReportResult,
   type ResolvedSandbox,
   runCase,
   type Suite,
+  skillPlacement,
   type TrajectoryOptions,
   withSuiteSettings,
 } from '@gz-bench/core/run';
@@ -28,7 +30,7 @@ export const SETTLE_TIMEOUT_MS = 30_000;
 
 /** One run of one case by one agent, as a report row needs it. */
 export type TrialResult = CaseResult &
-  Pick<ReportResult, 'agentName' | 'trial' | 'notRun' | 'attempts' | 'retriedErrors'>;
+  Pick<ReportResult, 'agentName' | 'arm' | 'trial' | 'notRun' | 'attempts' | 'retriedErrors'>;
 
 /** What a trial runs, and where. */
 export interface TrialPlan {
@@ -38,6 +40,8 @@ export interface TrialPlan {
   testCase: Case;
   /** A named agent of the run, or undefined for the run's one `cmd`. */
   agent: AgentDefinition | undefined;
+  /** The skill arm of the trial's column, whose skills go where the agent's CLI looks for them. */
+  arm: LoadedArm | undefined;
   /** The agent command template. */
   cmd: string;
   /** Which trial, from 1; `trials` says how many the cell has. */
@@ -56,6 +60,7 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
   const { testCase, options } = plan;
   const label = {
     ...(plan.agent && { agentName: plan.agent.name }),
+    ...(plan.arm && { arm: plan.arm.name }),
     ...(plan.trials > 1 && { trial: plan.trial }),
   };
   const controller = new AbortController();
@@ -95,6 +100,9 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           ...(plan.agent?.usage && { usage: plan.agent.usage }),
           ...(plan.agent && trajectoryOf(plan.agent)),
           ...(budgetOf(options) && { budget: budgetOf(options) }),
+          ...(plan.arm && {
+            skills: { skills: plan.arm.skills, placement: skillPlacement(plan.agent, plan.arm.scope) },
+          }),
           trial: plan.trial,
           // The oracle run: the case's own solution plays the agent.
           ...(plan.agent !== undefined &&
@@ -192,9 +200,13 @@ function agentSettings(agent: AgentDefinition): AgentSettings {
   };
 }
 
-/** Log levels below the case: the agent's name and the trial, when the run has them. */
+/** Log levels below the case: the agent's name, the arm and the trial, when the run has them. */
 function runSegments(plan: TrialPlan): string[] {
-  return [...(plan.agent ? [plan.agent.name] : []), ...(plan.trials > 1 ? [`trial-${plan.trial}`] : [])];
+  return [
+    ...(plan.agent ? [plan.agent.name] : []),
+    ...(plan.arm ? [plan.arm.name] : []),
+    ...(plan.trials > 1 ? [`trial-${plan.trial}`] : []),
+  ];
 }
 
 /** A case stopped at its budget fails with that, not with the interruption its commands saw. */

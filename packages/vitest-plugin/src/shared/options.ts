@@ -1,4 +1,4 @@
-import type { AgentDefinition, CellRule, EngineMode, ReportResult, SandboxMode } from '@gz-bench/core';
+import type { AgentDefinition, Arm, CellRule, EngineMode, ReportResult, SandboxMode } from '@gz-bench/core';
 
 /**
  * An agent of the run: a command template (as `cmd`), or a definition — a preset's
@@ -110,6 +110,14 @@ export interface GzBenchOptions {
    */
   baseImages?: Record<string, string>;
   /**
+   * Skill arms of the run, e.g. `{ none: [], v1: ['skills/pdf-v1'] }`: skill folders relative to the
+   * Vitest root, or `{ skills, scope: 'user' }` to install them in each trial's HOME. Every agent runs
+   * every case once per arm, as the column `agent/arm`. They replace the suites' own `arms`.
+   */
+  arms?: Record<string, Arm>;
+  /** The arm every other arm is compared with. @default 'none', else the first arm */
+  baselineArm?: string;
+  /**
    * What builds cases' Dockerfiles and holds their named images: `docker`, `podman`, `bwrap` (gz-bench's
    * own daemonless builder), or `auto` (Docker, then Podman, where one works, else bwrap). Trials run in
    * gz-bench's bwrap container over the image under every engine. Overridden by `GZ_BENCH_ENGINE`. @default 'auto'
@@ -157,6 +165,9 @@ export interface ResolvedGzBenchOptions {
   /** The run's base images for Dockerfile environments, by FROM name: absolute archive paths. */
   baseImages: Record<string, string>;
   engine: EngineMode;
+  /** The run's arms, replacing the suites' own; folders relative to the Vitest root, or absolute. */
+  arms: Record<string, Arm> | undefined;
+  baselineArm: string | undefined;
   /** The agent that plays each case's `solution` instead of its command (gz-bench check-suite). */
   solutionAgent: string | undefined;
   /** The earlier report whose passing trials a resumed run keeps (absolute, or relative to the Vitest root). */

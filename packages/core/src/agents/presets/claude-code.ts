@@ -32,4 +32,5 @@ export const claudeCode: PresetSpec = {
   home: () => [],
   login: ['.claude/.credentials.json', '.claude.json'],
   credentials: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'],
+  skillDirs: { project: '.claude/skills', user: '.claude/skills' },
 };

@@ -46,4 +46,5 @@ export const codex: PresetSpec = {
   home: () => [{ path: '.codex/config.toml', content: CONFIG }],
   login: ['.codex/auth.json'],
   credentials: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+  skillDirs: { project: '.agents/skills', user: '.agents/skills' },
 };

@@ -27,4 +27,5 @@ export const gemini: PresetSpec = {
   home: () => [{ path: '.gemini/settings.json', content: `${JSON.stringify(SETTINGS, null, 2)}\n` }],
   login: [],
   credentials: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  skillDirs: { project: '.gemini/skills', user: '.gemini/skills' },
 };

@@ -42,4 +42,5 @@ export const opencode: PresetSpec = {
   home: (model) => [{ path: '.config/opencode/opencode.json', content: `${JSON.stringify(config(model), null, 2)}\n` }],
   login: ['.local/share/opencode/auth.json'],
   credentials: ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENROUTER_API_KEY', 'OPENCODE_API_KEY'],
+  skillDirs: { project: '.opencode/skills', user: '.config/opencode/skills' },
 };

@@ -34,6 +34,16 @@ export interface PresetSpec {
   login: string[];
   /** Variables of which one must be set for it to reach a model, unless a login file exists. */
   credentials: string[];
+  /** Where it discovers skills: relative to the workspace (project scope) and to HOME (user scope). */
+  skillDirs: SkillDirs;
+}
+
+/** Where an agent discovers skills, each `<dir>/<name>/SKILL.md`. */
+export interface SkillDirs {
+  /** Relative to the workspace, e.g. `.claude/skills`. */
+  project: string;
+  /** Relative to HOME, e.g. `.claude/skills`. */
+  user: string;
 }
 
 /** A word for the shell: as it is when it is plain, else in single quotes. */

@@ -21,4 +21,5 @@ export const qwen: PresetSpec = {
   home: () => [{ path: '.qwen/settings.json', content: `${JSON.stringify(SETTINGS, null, 2)}\n` }],
   login: [],
   credentials: ['OPENAI_API_KEY'],
+  skillDirs: { project: '.qwen/skills', user: '.qwen/skills' },
 };

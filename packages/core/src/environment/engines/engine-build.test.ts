@@ -50,7 +50,7 @@ async function dockerfile(name: string, lines: string[]): Promise<string> {
   return path;
 }
 
-describe.each(engines)('engineBuild (%s)', (engine) => {
+describe.each(engines)('engineBuild (%s)', { timeout: 60_000 }, (engine) => {
   it('builds FROM a loaded base with WORKDIR, COPY and RUN; a second build builds nothing', async () => {
     const file = await dockerfile(`Dockerfile.${engine}.good`, [
       'FROM python:3.13-slim',
