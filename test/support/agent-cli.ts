@@ -37,6 +37,11 @@ export interface OfflineRunOptions {
   prompt: string;
   timeoutMs: number;
   user?: AgentUser;
+  /**
+   * Called once the workspace and the HOME exist (the preset's home files written) and before the
+   * agent starts, e.g. to install skills. What it writes there is removed with the area.
+   */
+  prepare?: (dirs: { workspace: string; home: string }) => Promise<void>;
 }
 
 /**
@@ -120,8 +125,10 @@ async function runIn(
     await mkdir(dirname(join(home, file.path)), { recursive: true });
     await writeFile(join(home, file.path), file.content);
   }
+  await options.prepare?.({ workspace, home });
   const promptFile = join(area, 'prompt.txt');
   await writeFile(promptFile, options.prompt, { mode: 0o444 });
+  // After `prepare`, so that what it wrote is nobody's too.
   if (user === 'nobody') {
     for (const path of [workspace, home, tmp]) execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, path]);
   }

@@ -18,7 +18,7 @@ export const ARM_HEADERS = [
 ] as const;
 
 export const ARM_LEGEND =
-  'helps / hurts: the 95% interval of the pass-rate difference over the cases both arms ran lies above / below 0; no evidence otherwise. Δ: mean per trial, arm minus baseline.';
+  'helps / hurts: the 95% interval of the pass-rate difference, paired by case over the cases both arms ran, lies above / below 0; no evidence otherwise. Δ: mean per trial, arm minus baseline.';
 
 const EFFECT_WORDS: Record<ArmVerdict['effect'], string> = {
   helps: 'helps',

@@ -29,7 +29,7 @@ export interface ArmVerdict {
   baselineTrials: number;
   passRate: number;
   baselinePassRate: number;
-  /** passRate − baselinePassRate, with its 95 % interval (`passRateDifference`). */
+  /** The mean over the paired cases of the arm's pass rate minus the baseline's, with its 95 % interval (`passRateDifference`). */
   difference: number;
   interval: { low: number; high: number };
   effect: ArmEffect;

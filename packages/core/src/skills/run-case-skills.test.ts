@@ -56,7 +56,10 @@ describe('runCase with an arm of skills', { timeout: 60_000 }, () => {
       skills: skills(),
     });
     expect(result.error).toBeUndefined();
-    expect(result.skills).toEqual([{ name: 'pdf', used: true, step: 2, route: 'tool', tool: 'Skill' }]);
+    // The stream names no skills it offered: a skill the model loaded was advertised.
+    expect(result.skills).toEqual([
+      { name: 'pdf', advertised: true, used: true, step: 2, route: 'tool', tool: 'Skill' },
+    ]);
     expect(result.changes).toBeDefined();
     expect(JSON.stringify(result.changes)).not.toContain('SKILL.md');
   });
@@ -71,6 +74,23 @@ describe('runCase with an arm of skills', { timeout: 60_000 }, () => {
     });
     expect(result.skills).toEqual([{ name: 'pdf', used: false, edits: ['edited SKILL.md'] }]);
     expect(result.warnings).toContain('the agent changed the skill pdf: edited SKILL.md');
+  });
+
+  it("says a skill was advertised, or not, as the CLI's init event lists what it offered", async () => {
+    const init = (skills: string[]) => JSON.stringify({ type: 'system', subtype: 'init', session_id: 's', skills });
+    for (const [offered, advertised] of [
+      [['pdf', 'verify'], true],
+      [['verify'], false],
+    ] as const) {
+      const lines = [init([...offered]), toolUse('Bash', { command: 'echo hi' })];
+      const result = await runCase(testCase, {
+        cmd: lines.map((line) => `printf '%s\\n' '${line}'`).join(' && '),
+        tmpDir: join(root, 'tmp'),
+        trajectory,
+        skills: skills(),
+      });
+      expect(result.skills).toEqual([{ name: 'pdf', advertised, used: false }]);
+    }
   });
 
   it('leaves `used` unknown without a trajectory', async () => {

@@ -145,6 +145,7 @@ function renderReport(data) {
   }
   var board = data.scoreboard;
   if (board && board.agents && board.agents.length) put(main, agentsPanel(board));
+  if (board && board.arms && board.arms.length) put(main, armsPanel(board.arms));
   if (data.baseline) put(main, baselinePanel(data.baseline));
   if (data.sweep && data.sweep.length) put(main, sweepPanel(data.sweep));
 
@@ -389,6 +390,30 @@ function agentsPanel(board) {
   return section;
 }
 
+function armsPanel(arms) {
+  var section = panel('Skill arms');
+  var numeric = [false, false, true, true, true, false, true, true, true, true, true];
+  var t = table(['agent', 'arm', 'pass', 'baseline', 'difference (95% interval)', 'verdict', 'skill used', 'Δ tokens', 'Δ cost', 'Δ turns', 'Δ time'], numeric);
+  function points(x) { if (!isNum(x)) return '-'; var v = Math.round(x * 100); return (v > 0 ? '+' : v < 0 ? '−' : '±') + Math.abs(v); }
+  function delta(x, format) { return isNum(x) ? (x > 0 ? '+' : x < 0 ? '−' : '±') + format(Math.abs(x)) : '-'; }
+  arms.forEach(function (a) {
+    var interval = a.interval || {};
+    var effect = a.effect === 'helps' ? 'passed' : a.effect === 'hurts' ? 'failed' : 'neutral';
+    var verdict = el('span', 'pill ' + effect, a.effect === 'noEvidence' ? 'no evidence' : str(a.effect));
+    var trigger = a.trigger ? str(a.trigger.used) + '/' + str(a.trigger.trials) + ' (' + pct(a.trigger.rate) + ')' : '-';
+    var d = a.deltas || {};
+    row(t.body, [
+      a.agentName === undefined ? '-' : str(a.agentName), str(a.arm), pct(a.passRate), pct(a.baselinePassRate) + ' (' + str(a.baseline) + ')',
+      points(a.difference) + ' pts (' + points(interval.low) + ' to ' + points(interval.high) + ')', verdict, trigger,
+      delta(d.tokens, function (x) { return String(Math.round(x)); }), delta(d.costUsd, function (x) { return '$' + x.toFixed(4); }),
+      delta(d.turns, function (x) { return x.toFixed(1); }), delta(d.durationMs, function (x) { return (x / 1000).toFixed(1) + ' s'; }),
+    ], numeric);
+  });
+  put(section, t.table);
+  put(section, el('div', 'note', 'helps / hurts: the 95% interval of the pass-rate difference, paired by case over the cases both arms ran, lies above / below 0; no evidence otherwise. Δ: mean per trial, arm minus baseline.'));
+  return section;
+}
+
 function baselinePanel(b) {
   var section = panel('Baseline');
   put(section, el('div', null, [
@@ -440,6 +465,16 @@ function renderTrial(body, index) {
   if (d.warnings && d.warnings.length) {
     put(body, el('h3', null, 'Warnings'));
     d.warnings.forEach(function (w) { put(body, el('div', 'warn-box', w)); });
+  }
+  if (d.skills && d.skills.length) {
+    put(body, el('h3', null, 'Skills'));
+    var st = table(['skill', 'advertised', 'used', 'step', 'how', 'edited by the agent']);
+    d.skills.forEach(function (s) {
+      var yes = function (v) { return v === true ? 'yes' : v === false ? 'no' : 'unknown'; };
+      row(st.body, [str(s.name), yes(s.advertised), yes(s.used), isNum(s.step) ? String(s.step) : '-',
+        s.route === 'tool' ? 'tool ' + str(s.tool) : s.route === 'read' ? 'read ' + str(s.tool) : '-', (s.edits || []).join(', ') || '-']);
+    });
+    put(body, st.table);
   }
   if (d.checks && d.checks.length) {
     put(body, el('h3', null, 'Checks'));

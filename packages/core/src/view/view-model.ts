@@ -1,4 +1,5 @@
 import { OUTCOMES } from '../report/model.js';
+import { columnName } from '../skills/arm-columns.js';
 import type { RowFiles } from './load-files.js';
 import { list, num, record, strings, text } from './loose.js';
 
@@ -54,7 +55,10 @@ export function buildViewData(
   const tags = new Index();
   const outcomes = new Index();
   for (const outcome of OUTCOMES) outcomes.of(outcome);
-  const anyAgent = rawRows.some((row) => typeof record(row)?.agentName === 'string');
+  // A column is an agent, an arm, or `agent/arm`, as the scoreboard names it.
+  const columnOf = (row: Record<string, unknown>) =>
+    columnName({ agentName: text(row.agentName, 256), arm: text(row.arm, 64) }) ?? '';
+  const anyAgent = rawRows.some((row) => columnOf(record(row) ?? {}) !== '');
   const rows: ViewRow[] = [];
   const details: unknown[] = [];
   rawRows.forEach((raw, index) => {
@@ -65,7 +69,7 @@ export function buildViewData(
     const caseKey = JSON.stringify([file, suite, id]);
     const caseIndex = cases.of(caseKey);
     if (caseIndex === caseList.length) caseList.push([file, suite, id]);
-    const agentName = anyAgent ? (text(row.agentName, 256) ?? '') : '';
+    const agentName = anyAgent ? columnOf(row) : '';
     const outcome = outcomeOf(row);
     rows.push([
       caseIndex,
@@ -144,6 +148,20 @@ function rowDetails(row: Record<string, unknown>, outcome: string, files: RowFil
     sandbox: text(row.sandbox, 40),
     workspace: text(row.workspace, 2048),
     tags: strings(row.tags, 50, 200),
+    skills: list(row.skills)
+      .slice(0, 50)
+      .map((each) => {
+        const skill = record(each) ?? {};
+        return dropEmpty({
+          name: text(skill.name, 64),
+          advertised: typeof skill.advertised === 'boolean' ? skill.advertised : undefined,
+          used: typeof skill.used === 'boolean' ? skill.used : undefined,
+          step: num(skill.step),
+          route: text(skill.route, 20),
+          tool: text(skill.tool, 100),
+          edits: strings(skill.edits, 100, 1024),
+        });
+      }),
     meta: record(row.meta) === undefined ? undefined : text(JSON.stringify(row.meta), 4096),
     setupLogs: list(row.setupLogs)
       .slice(0, 100)
@@ -273,6 +291,7 @@ function scoreboardOf(value: unknown, cases: Index, agents: Index): unknown {
     maxTrials: num(board.maxTrials),
     agents: bounded(list(board.agents).slice(0, 500)),
     verdict: bounded(board.verdict),
+    arms: bounded(list(board.arms).slice(0, 500)),
     cells,
   };
 }

@@ -17,7 +17,7 @@ Usage:
   gz-bench view <report.json> [-o FILE] [--root DIR]
   gz-bench validate <suite.json>
   gz-bench import <task dir>... [-o, --out DIR] [--name NAME]
-  gz-bench init [outDir]
+  gz-bench init [outDir] | gz-bench init --skill SKILL_DIR
   gz-bench doctor [--agent PRESET|NAME=PRESET[:MODEL]|NAME=TEMPLATE]...
   gz-bench --help | --version
 
@@ -109,6 +109,8 @@ import    Write Harbor or Terminal-Bench task directories out as an ordinary sui
   --name      the suite's name (default: the first directory's name)
 init      Write example-suite.json (default: the current directory), whose cases
           pass with --cmd "echo done".
+  --skill SKILL_DIR  write <name>.bench.json beside the skill instead: the arms
+          none and current, two cases that should use the skill, one that must not
 doctor    For every preset (claude-code, codex, gemini, qwen, opencode), or the agents
           given with --agent: installed or not, its version, the exact command it
           will run, which of its variables are set (names only) and what is missing.

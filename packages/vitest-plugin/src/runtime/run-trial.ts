@@ -100,9 +100,11 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
           ...(plan.agent?.usage && { usage: plan.agent.usage }),
           ...(plan.agent && trajectoryOf(plan.agent)),
           ...(budgetOf(options) && { budget: budgetOf(options) }),
-          ...(plan.arm && {
-            skills: { skills: plan.arm.skills, placement: skillPlacement(plan.agent, plan.arm.scope) },
-          }),
+          // An arm without skills (the baseline's `none`) installs nothing and says nothing of skills.
+          ...(plan.arm !== undefined &&
+            plan.arm.skills.length > 0 && {
+              skills: { skills: plan.arm.skills, placement: skillPlacement(plan.agent, plan.arm.scope) },
+            }),
           trial: plan.trial,
           // The oracle run: the case's own solution plays the agent.
           ...(plan.agent !== undefined &&

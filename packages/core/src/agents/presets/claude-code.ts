@@ -32,5 +32,7 @@ export const claudeCode: PresetSpec = {
   home: () => [],
   login: ['.claude/.credentials.json', '.claude.json'],
   credentials: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'],
+  // Run and proven (test/agents/skill-placement.test.ts): its `Skill` tool offers <cwd>/.claude/skills
+  // and ~/.claude/skills (under CLAUDE_CONFIG_DIR when that is set).
   skillDirs: { project: '.claude/skills', user: '.claude/skills' },
 };

@@ -46,5 +46,8 @@ export const codex: PresetSpec = {
   home: () => [{ path: '.codex/config.toml', content: CONFIG }],
   login: ['.codex/auth.json'],
   credentials: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+  // Run and proven (test/agents/skill-placement.test.ts): it lists the skills of <cwd>/.agents/skills and
+  // ~/.agents/skills (.codex/skills and $CODEX_HOME/skills too) with their SKILL.md paths, for the model
+  // to read through its shell: it has no skill tool.
   skillDirs: { project: '.agents/skills', user: '.agents/skills' },
 };

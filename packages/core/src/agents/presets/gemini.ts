@@ -21,11 +21,14 @@ export const gemini: PresetSpec = {
   modelFlag: '--model',
   command: ({ bin, model, args }) =>
     joinCommand(bin, '--output-format stream-json --yolo', model, args, '< {{promptFile}}'),
-  // A fresh workspace is not a folder the user trusted; headless runs stop there without this.
+  // A fresh workspace is not a folder the user trusted; headless runs stop there without this, and
+  // skills in the workspace load only from a trusted folder.
   env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
   allowEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL'],
   home: () => [{ path: '.gemini/settings.json', content: `${JSON.stringify(SETTINGS, null, 2)}\n` }],
   login: [],
   credentials: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  // Run and proven (test/agents/skill-placement.test.ts): `activate_skill` offers <cwd>/.gemini/skills and
+  // ~/.gemini/skills (.agents/skills in both too), the workspace's only when it is trusted (above).
   skillDirs: { project: '.gemini/skills', user: '.gemini/skills' },
 };

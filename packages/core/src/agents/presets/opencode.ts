@@ -42,5 +42,9 @@ export const opencode: PresetSpec = {
   home: (model) => [{ path: '.config/opencode/opencode.json', content: `${JSON.stringify(config(model), null, 2)}\n` }],
   login: ['.local/share/opencode/auth.json'],
   credentials: ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENROUTER_API_KEY', 'OPENCODE_API_KEY'],
+  // Run and proven (test/agents/skill-placement.test.ts): its `skill` tool offers <cwd>/.opencode/skills and
+  // ~/.config/opencode/skills (`skill/`, .claude/skills and .agents/skills in both too). Loading one lists
+  // its folder with ripgrep: `rg` on PATH, else ~/.cache/opencode/bin/rg, else one it downloads from
+  // GitHub; offline with none, the load fails ("ripgrep execution failed").
   skillDirs: { project: '.opencode/skills', user: '.config/opencode/skills' },
 };

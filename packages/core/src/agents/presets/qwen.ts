@@ -21,5 +21,7 @@ export const qwen: PresetSpec = {
   home: () => [{ path: '.qwen/settings.json', content: `${JSON.stringify(SETTINGS, null, 2)}\n` }],
   login: [],
   credentials: ['OPENAI_API_KEY'],
+  // Run and proven (test/agents/skill-placement.test.ts): its `skill` tool offers <cwd>/.qwen/skills and
+  // ~/.qwen/skills (under QWEN_HOME when that is set; .agents/skills in both too).
   skillDirs: { project: '.qwen/skills', user: '.qwen/skills' },
 };

@@ -50,6 +50,7 @@ export function assembleTrajectory(parts: TrajectoryParts): Trajectory {
   const cut = prompt.cut || dropped > 0 || steps.some((step) => step.extra?.truncated !== undefined || resultCut(step));
   const name = agent.preset ?? agent.name;
   const model = stream.model ?? parts.usage?.model ?? agent.model;
+  const extra = agentExtra(name, agent.name, stream.offeredSkills);
   const finalMetrics = finalMetricsOf(parts.usage, parts.format, steps.length + dropped);
   return {
     schema_version: ATIF_SCHEMA_VERSION,
@@ -58,7 +59,7 @@ export function assembleTrajectory(parts: TrajectoryParts): Trajectory {
       name,
       version: stream.agentVersion ?? 'unknown',
       ...(model !== undefined && { model_name: model }),
-      ...(name !== agent.name && { extra: { gz_bench_agent: agent.name } }),
+      ...(extra !== undefined && { extra }),
     },
     steps,
     ...(dropped > 0 && {
@@ -128,4 +129,20 @@ export function summarizeTrajectory(trajectory: Trajectory, format: string, file
     toolCalls,
     ...(trajectory.extra?.truncated === true && { truncated: true as const }),
   };
+}
+
+/**
+ * What ATIF's agent has no field for: gz-bench's own name of the agent where it differs from the
+ * CLI's, and the skills the CLI says it offered the model (`offered_skills`).
+ */
+function agentExtra(
+  name: string,
+  agentName: string,
+  offeredSkills: string[] | undefined,
+): Record<string, unknown> | undefined {
+  const extra = {
+    ...(name !== agentName && { gz_bench_agent: agentName }),
+    ...(offeredSkills !== undefined && { offered_skills: offeredSkills }),
+  };
+  return Object.keys(extra).length > 0 ? extra : undefined;
 }

@@ -12,6 +12,11 @@ export interface StreamTrajectory {
   agentVersion?: string;
   /** The model that served the run, where the stream names it. */
   model?: string;
+  /**
+   * What the CLI says it put in front of the model at the start (Claude Code's init `skills`; Qwen
+   * Code's init `slash_commands`, which list its skills among its commands), where it says it.
+   */
+  offeredSkills?: string[];
   /** Steps the builder counted but did not keep, past `TRAJECTORY_LIMITS.steps` (see bounds.ts). */
   droppedSteps?: number;
 }

@@ -39,8 +39,13 @@ describe('claude-code stream-json', () => {
       name: 'claude-code',
       version: '2.1.197',
       model_name: 'claude-sonnet-4-5-20250929',
-      extra: { gz_bench_agent: 'claude-code:test' },
+      // Its init event lists the skills it offered the model: here only its bundled ones.
+      extra: {
+        gz_bench_agent: 'claude-code:test',
+        offered_skills: expect.arrayContaining(['deep-research', 'verify']),
+      },
     });
+    expect(trajectory.agent.extra?.offered_skills).toHaveLength(12);
     expect(trajectory.steps.map((step) => [step.step_id, step.source])).toEqual([
       [1, 'user'],
       [2, 'agent'],

@@ -33,6 +33,7 @@ export function claudeStyleTrajectory(flavor: ClaudeStyleFlavor): TrajectoryBuil
   let agentVersion: string | undefined;
   let requestedModel: string | undefined;
   let servedModel: string | undefined;
+  let offeredSkills: string[] | undefined;
   let resultText: string | undefined;
   let calls = 0;
 
@@ -118,6 +119,10 @@ export function claudeStyleTrajectory(flavor: ClaudeStyleFlavor): TrajectoryBuil
         if (typeof record.model === 'string') requestedModel = record.model;
         const version = record.claude_code_version ?? record.qwen_code_version;
         if (typeof version === 'string') agentVersion = version;
+        const offered = Array.isArray(record.skills) ? record.skills : record.slash_commands;
+        if (Array.isArray(offered)) {
+          offeredSkills = offered.filter((name): name is string => typeof name === 'string').slice(0, 1000);
+        }
       } else if (record.type === 'assistant' && isRecord(record.message)) {
         addAssistant(record, record.message);
       } else if (record.type === 'user' && isRecord(record.message)) {
@@ -138,6 +143,7 @@ export function claudeStyleTrajectory(flavor: ClaudeStyleFlavor): TrajectoryBuil
         ...(sessionId !== undefined && { sessionId }),
         ...(agentVersion !== undefined && { agentVersion }),
         ...(model !== undefined && { model }),
+        ...(offeredSkills !== undefined && { offeredSkills }),
         ...(log.dropped > 0 && { droppedSteps: log.dropped }),
       };
     },
