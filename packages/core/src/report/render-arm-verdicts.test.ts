@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ReportResult } from './model.js';
 import { renderScoreboard } from './render-scoreboard.js';
@@ -34,6 +35,15 @@ describe('the scoreboard of a run with arms', () => {
 
       "
     `);
+  });
+
+  it('is the example of the README', () => {
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const text = renderScoreboard(buildScoreboard(armRows()));
+    const table = text.slice(text.indexOf('skill arms'), text.indexOf('helps / hurts')).trimEnd();
+    // Indented as a block of its list item.
+    const block = ['```', ...table.split('\n'), '```'].map((line) => `  ${line}`).join('\n');
+    expect(readme).toContain(block);
   });
 
   it('puts the same verdict in the Markdown scoreboard, its names escaped', () => {
