@@ -2,49 +2,29 @@ import type { Report } from '@gz-bench/core';
 import type { Result } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterAll } from './support/cleanup.js';
-import { agentPath } from './support/paths.js';
 import { pluginProjectFiles } from './support/plugin-project.js';
 import { readReport } from './support/report.js';
 import { runCli, runVitest } from './support/run.js';
+import { ASKS_CASE, SKILL_READER_CMD, skillFile, skillSuiteFiles } from './support/skill-suite.js';
 
 // Skill arms as a user runs them: a suite's arms (or --arm) multiply with the agents, each trial
 // gets its arm's skills where its agent looks, the rows say which arm and what became of each
 // skill, and a bad skill stops the run in one line before anything runs.
 
 const cleanup = cleanupAfterAll();
-const READER = `node '${agentPath('skill-reader.mjs')}' "{{prompt}}"`;
-
-const skillFile = (name: string, body: string, description = `Answers questions about ${name}.`) =>
-  `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
-
-const SUITE = {
-  name: 'skills',
-  arms: { none: [], v1: ['./skills/answers'] },
-  cases: [
-    {
-      id: 'asks',
-      prompt: 'What is the answer?',
-      checks: [
-        { kind: 'fileContains', path: 'answer.txt', text: 'forty-two' },
-        { kind: 'skillUsed', skill: 'answers' },
-      ],
-    },
-    {
-      id: 'hello',
-      prompt: 'Say hello, without skills.',
-      checks: [
-        { kind: 'fileExists', path: 'answer.txt' },
-        { kind: 'skillUsed', skill: 'answers', expect: false },
-      ],
-    },
+const HELLO_CASE = {
+  id: 'hello',
+  prompt: 'Say hello, without skills.',
+  checks: [
+    { kind: 'fileExists', path: 'answer.txt' },
+    { kind: 'skillUsed', skill: 'answers', expect: false },
   ],
 };
-
 const FILES = {
-  'bench/skills.bench.json': SUITE,
-  'bench/skills/answers/SKILL.md': skillFile('answers', 'ANSWER: forty-two'),
+  ...skillSuiteFiles([ASKS_CASE, HELLO_CASE]),
   'bench/skills/answers/scripts/run.sh': 'echo run\n',
 };
+const SUITE = (FILES as Record<string, string | object>)['bench/skills.bench.json'] as object;
 
 function output(result: Result): string {
   return `exit ${result.exitCode}\n--- stdout\n${String(result.stdout).slice(-3000)}\n--- stderr\n${String(result.stderr).slice(-3000)}`;
@@ -202,7 +182,9 @@ describe('skill arms through the Vitest plugin', () => {
       ...pluginProjectFiles({
         report: 'out/report.json',
         trials: 3,
-        agents: { reader: { cmd: READER, trajectory: 'claude-code', skillDirs: { project: '.claude/skills' } } },
+        agents: {
+          reader: { cmd: SKILL_READER_CMD, trajectory: 'claude-code', skillDirs: { project: '.claude/skills' } },
+        },
       }),
     });
     const result = await runVitest(['run', 'bench/'], { cwd: p.dir });

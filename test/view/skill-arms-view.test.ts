@@ -1,32 +1,15 @@
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect as expectOutside, it } from 'vitest';
 import { cleanupAfterAll } from '../support/cleanup.js';
-import { agentPath } from '../support/paths.js';
 import { pluginProjectFiles } from '../support/plugin-project.js';
 import { runVitest } from '../support/run.js';
+import { ASKS_CASE, SKILL_READER_CMD, skillSuiteFiles } from '../support/skill-suite.js';
 import { type Browser, noBrowser, startBrowser } from './support/browser.js';
 
 // The page of a run with skill arms, in Chromium: a column per (agent, arm), the arms' verdict
 // panel, and a trial's skills (advertised, used, at which step, how).
 
 const { project } = cleanupAfterAll();
-const READER = `node '${agentPath('skill-reader.mjs')}' "{{prompt}}"`;
-
-const SUITE = {
-  name: 'skills',
-  arms: { none: [], v1: ['./skills/answers'] },
-  cases: [
-    {
-      id: 'asks',
-      prompt: 'What is the answer?',
-      checks: [
-        { kind: 'fileContains', path: 'answer.txt', text: 'forty-two' },
-        { kind: 'skillUsed', skill: 'answers' },
-      ],
-    },
-  ],
-};
-
 describe.skipIf(noBrowser)(`a run with skill arms in the viewer${noBrowser ? ` (skipped: ${noBrowser})` : ''}`, () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -39,12 +22,13 @@ describe.skipIf(noBrowser)(`a run with skill arms in the viewer${noBrowser ? ` (
 
   it('shows each arm as a column, says the arm helps, and lists a trial’s skills', async ({ expect }) => {
     const temp = await project({
-      'bench/skills.bench.json': SUITE,
-      'bench/skills/answers/SKILL.md': '---\nname: answers\ndescription: Answers questions.\n---\nANSWER: forty-two\n',
+      ...skillSuiteFiles([ASKS_CASE]),
       ...pluginProjectFiles({
         trials: 3,
         html: 'out/run.html',
-        agents: { reader: { cmd: READER, trajectory: 'claude-code', skillDirs: { project: '.claude/skills' } } },
+        agents: {
+          reader: { cmd: SKILL_READER_CMD, trajectory: 'claude-code', skillDirs: { project: '.claude/skills' } },
+        },
       }),
     });
     const result = await runVitest(['run', 'bench/'], { cwd: temp.dir });
