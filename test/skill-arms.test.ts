@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Report } from '@gz-bench/core';
 import type { Result } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -88,6 +90,43 @@ describe('skill arms through gz-bench run', () => {
       report.results.map((row) => `${row.arm} ${row.id}`),
       output(result),
     ).toEqual(['mine asks', 'mine hello']);
+  });
+
+  it('puts the skills in each trial’s own HOME with --skill-scope user', async () => {
+    const p = await cleanup.project(FILES);
+    const cmd = 'test -f "$HOME/.agents/skills/answers/SKILL.md" && test ! -e .agents && echo forty-two > answer.txt';
+    const result = await runCli(
+      [
+        'run',
+        'bench/skills.bench.json',
+        '--cmd',
+        cmd,
+        '--arm',
+        'home=bench/skills/answers',
+        '--skill-scope',
+        'user',
+        '--case',
+        'asks',
+        '--sandbox',
+        'none',
+        '--json',
+      ],
+      { cwd: p.dir },
+    );
+    const report = JSON.parse(String(result.stdout)) as Report;
+    // The answer is there; only skillUsed, without a trajectory, cannot tell.
+    expect(
+      report.results.map((row) => row.checkResults.map((check) => check.passed)),
+      output(result),
+    ).toEqual([[true, false]]);
+  });
+
+  it('proves the checks with check-suite without any arm', async () => {
+    const p = await cleanup.project(FILES);
+    const suite = { ...SUITE, cases: [{ ...ASKS_CASE, solution: ['echo forty-two > answer.txt'] }] };
+    await writeFile(join(p.dir, 'bench/skills.bench.json'), JSON.stringify(suite));
+    const result = await runCli(['check-suite', 'bench/skills.bench.json', '--sandbox', 'none'], { cwd: p.dir });
+    expect(result.exitCode, output(result)).toBe(0);
   });
 
   it('refuses each bad skill in one line naming its file, before anything runs', async () => {

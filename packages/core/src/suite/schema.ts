@@ -463,26 +463,34 @@ export type Case = z.infer<typeof CaseSchema> & { family?: FamilyInstance };
 export const ARM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The skills an arm installs: skill folders, or those with the scope they are installed in. */
-export const ArmSchema = z.union([
-  z.array(noNul),
-  z
-    .object({
-      skills: z.array(noNul).describe('Skill folders (each with a SKILL.md), relative to the suite file.'),
-      scope: z
-        .enum(['project', 'user'])
-        .optional()
-        .describe('Where the skills go: the workspace (project) or the trial\'s own HOME (user). @default "project"'),
-    })
-    .strict(),
-]);
+export const ArmSchema = z.union(
+  [
+    z.array(noNul),
+    z
+      .object({
+        skills: z.array(noNul).describe('Skill folders (each with a SKILL.md), relative to the suite file.'),
+        scope: z
+          .enum(['project', 'user'])
+          .optional()
+          .describe('Where the skills go: the workspace (project) or the trial\'s own HOME (user). @default "project"'),
+      })
+      .strict(),
+  ],
+  {
+    error: 'an arm is a list of skill folders, or { "skills": [...], "scope": "project" or "user" }',
+  },
+);
 
 /** Arms by name. */
-export const ArmsSchema = z.record(
-  z
-    .string()
-    .regex(ARM_NAME, 'an arm name is letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64'),
-  ArmSchema,
-);
+export const ArmsSchema = z.record(z.string(), ArmSchema).superRefine((arms, ctx) => {
+  for (const name of Object.keys(arms)) {
+    if (!ARM_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: ARM_NAME_RULE });
+  }
+});
+
+/** What `ARM_NAME` asks of an arm's name, for messages. */
+export const ARM_NAME_RULE =
+  'an arm name is letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64';
 
 /** An arm as written: its skill folders, or those with their scope. */
 export type Arm = z.infer<typeof ArmSchema>;

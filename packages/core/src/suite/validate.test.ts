@@ -113,6 +113,26 @@ describe('validateSuite rejects with an exact message', () => {
       'invalid suite at cases[0].checks[0].kind: unknown check kind 1; expected one of fileExists, fileContains, fileNotExists, command, outputMatches, agentExit, skillUsed',
     ],
     [
+      'an arm name with a slash',
+      { name: 's', cases: [], arms: { 'v/1': [] } },
+      'invalid suite at arms["v/1"]: an arm name is letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64',
+    ],
+    [
+      'an arm that is a string',
+      { name: 's', cases: [], arms: { v1: 'skills/pdf' } },
+      'invalid suite at arms.v1: an arm is a list of skill folders, or { "skills": [...], "scope": "project" or "user" }',
+    ],
+    [
+      'a baseline arm that is no arm',
+      { name: 's', cases: [], arms: { none: [] }, baselineArm: 'v1' },
+      'invalid suite at baselineArm: names no arm of the suite (none)',
+    ],
+    [
+      'a skillUsed check without its skill',
+      withCheck({ kind: 'skillUsed' }),
+      'invalid suite at cases[0].checks[0].skill: required',
+    ],
+    [
       'a check that is not an object',
       withCheck('fileExists'),
       'invalid suite at cases[0].checks[0]: expected object, received string',

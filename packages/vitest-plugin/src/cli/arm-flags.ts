@@ -1,5 +1,13 @@
 import { dirname, relative, resolve } from 'node:path';
-import { ARM_NAME, type Arm, loadArms, SkillError, type Suite, unknownSkillProblem } from '@gz-bench/core';
+import {
+  ARM_NAME,
+  ARM_NAME_RULE,
+  type Arm,
+  loadArms,
+  SkillError,
+  type Suite,
+  unknownSkillProblem,
+} from '@gz-bench/core';
 import { UsageError } from './usage-error.js';
 
 /** The run's arms from `--arm`, `--baseline-arm` and `--skill-scope`. */
@@ -31,9 +39,7 @@ export function armFlags(values: { arm?: string[]; 'baseline-arm'?: string; 'ski
     if (equals <= 0) throw new UsageError(`--arm "${flag}": ${FORM}`);
     const name = flag.slice(0, equals).trim();
     if (!ARM_NAME.test(name)) {
-      throw new UsageError(
-        `--arm "${flag}": the name "${name}" may hold letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64`,
-      );
+      throw new UsageError(`--arm "${flag}": ${ARM_NAME_RULE}`);
     }
     if (Object.hasOwn(arms, name)) throw new UsageError(`--arm: two arms are named "${name}"`);
     const skills = flag

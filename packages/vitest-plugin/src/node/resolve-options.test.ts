@@ -212,6 +212,23 @@ describe('resolveOptions', () => {
         'gz-bench option "baseImages" must map FROM names to image archives, e.g. { "python:3.12-slim": "images/python.tar" }',
       ],
     ),
+    [{ arms: {} }, {}, 'gz-bench option "arms" names no arm'],
+    [
+      { arms: { 'v/1': [] } } as never,
+      {},
+      'gz-bench option "arms" at v/1: an arm name is letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64; write arms as { none: [], v1: [\'skills/my-skill\'] }',
+    ],
+    [
+      { arms: { v1: 'skills/pdf' } } as never,
+      {},
+      'gz-bench option "arms" at v1: an arm is a list of skill folders, or { "skills": [...], "scope": "project" or "user" }; write arms as { none: [], v1: [\'skills/my-skill\'] }',
+    ],
+    [{ baselineArm: 'none' }, {}, 'gz-bench option "baselineArm" needs "arms" to pick from'],
+    [
+      { arms: { none: [], v1: ['s'] }, baselineArm: 'v2' },
+      {},
+      'gz-bench option "baselineArm" must name one of the arms (none, v1)',
+    ],
   ])('rejects %j with env %j', (options, env, message) => {
     expect(() => resolveOptions(options, env)).toThrow(new OptionsError(message));
   });
