@@ -48,7 +48,8 @@ describe('runCase: trajectory', { timeout: 60_000 }, () => {
     });
     const written = TrajectorySchema.parse(JSON.parse(await readFile(join(root, DIR, 'trajectory.json'), 'utf8')));
     expect(written.steps[0]).toEqual({ step_id: 1, source: 'user', message: 'Run the commands.' });
-    expect(written.agent.extra).toEqual({ gz_bench_agent: 'claude-code:sonnet' });
+    // The CLI's init event lists what it offered the model; gz-bench's own name of the agent beside it.
+    expect(written.agent.extra).toEqual({ gz_bench_agent: 'claude-code:sonnet', offered_skills: expect.any(Array) });
     expect(written.final_metrics?.total_cost_usd).toBe(result.agent?.usage?.costUsd);
     expect(result.agent?.usage?.toolCalls).toBe(3);
   });

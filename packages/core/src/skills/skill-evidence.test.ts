@@ -38,4 +38,15 @@ describe('skillUse', () => {
     ];
     expect(skillUse(trajectory(calls), 'pdf', [])).toBeUndefined();
   });
+
+  it('does not count a shell writing to SKILL.md as loading it, but a read beside a redirect still counts', () => {
+    const append = { name: 'Bash', args: { command: "printf '%s\\n' 'More.' >> .claude/skills/pdf/SKILL.md" } };
+    const overwrite = {
+      name: 'run_shell_command',
+      args: { command: 'echo x 2>/dev/null >"/w/.qwen/skills/pdf/SKILL.md"' },
+    };
+    expect(skillUse(trajectory([append, overwrite]), 'pdf', ['/w/.qwen/skills/pdf'])).toBeUndefined();
+    const read = { name: 'exec_command', args: { cmd: 'cat .agents/skills/pdf/SKILL.md > notes.txt 2>&1' } };
+    expect(skillUse(trajectory([append, read]), 'pdf', [])).toEqual({ step: 3, route: 'read', tool: 'exec_command' });
+  });
 });

@@ -43,12 +43,22 @@ function namesSkill(call: AtifToolCall, name: string): boolean {
   });
 }
 
-/** Whether any string argument of the call holds a path to the skill's SKILL.md. */
+/** Whether any string argument of the call holds a path to the skill's SKILL.md, other than as a shell's output. */
 function readsSkillFile(call: AtifToolCall, name: string, dirs: readonly string[]): boolean {
   // `<name>/SKILL.md` as a whole path segment: `mypdf/SKILL.md` is another skill's.
   const own = new RegExp(`(?:^|[\\s/'"=:])${name}/SKILL\\.md`);
   const installed = dirs.map((dir) => `${dir.replace(/\/+$/, '')}/SKILL.md`);
-  return stringsOf(call.arguments).some((text) => own.test(text) || installed.some((path) => text.includes(path)));
+  return stringsOf(call.arguments)
+    .map(withoutRedirectTargets)
+    .some((text) => own.test(text) || installed.some((path) => text.includes(path)));
+}
+
+/**
+ * The text without the files that shell redirections write (`> f`, `>> f`, `2> f`, `&> f`, `>| f`):
+ * a command that writes to SKILL.md has not read it. `2>&1` names no file and stays.
+ */
+function withoutRedirectTargets(text: string): string {
+  return text.replace(/[0-9&]?>>?\|?\s*(?:'[^']*'|"[^"]*"|[^\s;&|<>'"]+)/g, ' ');
 }
 
 function stringsOf(value: unknown): string[] {
