@@ -47,3 +47,4 @@ export { type CellRule, cellPasses, describeCellRule } from './stats/cell-rule.j
 export type { CaseLocation } from './suite/locate.js';
 export type { Case, Suite } from './suite/schema.js';
 export { withSuiteSettings } from './suite/suite-settings.js';
+export { settleDeferredRemovals } from './workspace/deferred-removal.js';

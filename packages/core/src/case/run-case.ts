@@ -33,6 +33,7 @@ import { DIR_ENV, renderTemplate, VERIFY_DIR_ENV } from '../template/render-temp
 import { type CaseArea, createCaseArea, releaseCaseArea, removeCaseArea } from '../workspace/case-area.js';
 import { seedCaseHome } from '../workspace/case-home.js';
 import { FixtureError } from '../workspace/copy-fixture.js';
+import { deferAreaRemoval } from '../workspace/deferred-removal.js';
 import { GitBaselineError } from '../workspace/git-baseline.js';
 import { writePromptFile } from '../workspace/prompt-file.js';
 import { RemoveTreeError } from '../workspace/remove-tree.js';
@@ -61,6 +62,12 @@ export interface RunCaseOptions {
   timeoutSec?: number;
   /** Keeps the case's files and reports the workspace path. @default false */
   keep?: boolean;
+  /**
+   * Resolves once the case's processes are dead, leaving its area to be removed as the process's next
+   * command starts (see workspace/deferred-removal.ts); `settleDeferredRemovals` removes what is left
+   * and says what could not be. @default false: resolves once the area is gone
+   */
+  deferRemoval?: boolean;
   /** Directory of the suite file, against which a case's `repo` resolves. @default process.cwd() */
   suiteDir?: string;
   /** Further variables of the harness to pass to the commands, beside the case's own `allowEnv`. */
@@ -222,7 +229,7 @@ export async function runCase(testCase: Case, options: RunCaseOptions): Promise<
     await finishCase(area, leftovers, options.keep === true);
     throw error;
   }
-  const problem = await finishCase(area, leftovers, options.keep === true);
+  const problem = await finishCase(area, leftovers, options.keep === true, options.deferRemoval === true);
   caseEnded();
   // Cleaning up is the harness's business: the case keeps its outcome and checks, and says what remains.
   return problem === undefined ? result : { ...result, warnings: [...(result.warnings ?? []), problem] };
@@ -562,9 +569,18 @@ async function prepareLogs(location: CaseLogLocation, warnings: string[]): Promi
  * could not be removed; it then stays on disk, named after this process, and is removed when this
  * process ends or, failing that, by the next run's cleanStaleAreas.
  */
-async function finishCase(area: CaseArea, leftovers: LeftoverSweep, keep: boolean): Promise<string | undefined> {
+async function finishCase(
+  area: CaseArea,
+  leftovers: LeftoverSweep,
+  keep: boolean,
+  defer = false,
+): Promise<string | undefined> {
   // Without a pid namespace, whatever escaped the process groups (setsid, double forks) carries the token.
   await leftovers.settle();
+  if (defer && !keep) {
+    deferAreaRemoval(area);
+    return undefined;
+  }
   try {
     if (keep) await releaseCaseArea(area);
     else await removeCaseArea(area);

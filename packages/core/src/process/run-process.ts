@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { explainArgumentLimit } from './arg-limits.js';
+import { runCommandStartWork } from './command-start.js';
 import { diskUsage, watchDiskUsage } from './disk-usage.js';
 import { trackProcessGroup } from './exit-cleanup.js';
 import { commandStarted, outputConsumed } from './garbage.js';
@@ -111,6 +112,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   // A successful spawn always has a pid; it doubles as the process group id.
   const groupId = child.pid as number;
   commandStarted();
+  runCommandStartWork();
 
   const untrack = trackProcessGroup(groupId);
   const terminator = new GroupTerminator(groupId, settings.killGraceMs, settings.init);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quickMatch } from './quick-match.js';
+import { cannotBacktrack, quickMatch } from './quick-match.js';
 
 describe('quickMatch', () => {
   it('says whether a pattern matches, with its flags, and a fresh lastIndex each time', () => {
@@ -33,5 +33,41 @@ describe('quickMatch', () => {
     expect(quickMatch('secret-(\\d+)', undefined, 'the output holds secret-42')).toEqual({ status: 'matched' });
     expect(RegExp.lastMatch).toBe('');
     expect(RegExp.$1).toBe('');
+  });
+
+  it('matches a pattern that cannot backtrack on this thread, and leaves its text in no builtin either', () => {
+    /(?:)/.test('');
+    expect(quickMatch('secret-(\\d)\\b', undefined, 'the output holds secret-4 and more')).toEqual({
+      status: 'matched',
+    });
+    expect(RegExp.lastMatch).toBe('');
+    expect(RegExp.$1).toBe('');
+    expect(quickMatch('^done$', 'm', 'building\ndone\n')).toEqual({ status: 'matched' });
+    expect(quickMatch('\\bDONE\\b', 'i', 'undone')).toEqual({ status: 'unmatched' });
+  });
+});
+
+describe('cannotBacktrack', () => {
+  it('takes plain sequences of atoms, classes, groups and escapes', () => {
+    for (const pattern of ['\\bdone\\b', 'All tests passed', '^PASS [0-9]\\.$', '(ok)\\s\\[x\\]', '\\\\n']) {
+      expect(cannotBacktrack(pattern), pattern).toBe(true);
+    }
+  });
+
+  it('sends quantifiers, alternation, backreferences and anything unsure the bounded way', () => {
+    for (const pattern of [
+      '^(a+)+$',
+      'a*',
+      'x?',
+      'a{2}',
+      'yes|no',
+      '(a)\\1',
+      '(?<n>a)\\k<n>',
+      '(?:a)',
+      '\\p{Lu}',
+      '\\',
+    ]) {
+      expect(cannotBacktrack(pattern), pattern).toBe(false);
+    }
   });
 });

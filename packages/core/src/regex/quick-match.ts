@@ -25,6 +25,7 @@ export function quickMatch(
   text: string,
   budgetMs = QUICK_MATCH_MS,
 ): BoundedMatchOutcome | undefined {
+  if (cannotBacktrack(pattern)) return directMatch(pattern, flags, text);
   context ??= createContext({});
   // A fresh RegExp per request, so a g or y flag cannot carry lastIndex from one match to the next;
   // then an empty match, so the statics hold no part of the output after it.
@@ -43,5 +44,38 @@ export function quickMatch(
     return { status: 'failed', message: typeof message === 'string' ? message : String(error) };
   } finally {
     context.text = undefined;
+  }
+}
+
+/**
+ * Whether `pattern` has one way at most to match from each position of a text: no quantifier,
+ * alternation or backreference, only atoms, classes, groups and assertions in sequence. Its match
+ * then takes time linear in the text and needs no timeout, whose watchdog thread costs about a
+ * millisecond per match: most output checks (`\bdone\b`, `All tests passed`) are such patterns.
+ * Conservative: an escaped `*` or a `{` anywhere sends a pattern the bounded way.
+ */
+export function cannotBacktrack(pattern: string): boolean {
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern[index];
+    if (char === '*' || char === '+' || char === '?' || char === '{' || char === '|') return false;
+    if (char === '\\') {
+      const next = pattern[index + 1];
+      // \1 to \9 and \k<name> refer back to a group: matching them can backtrack.
+      if (next === undefined || next === 'k' || (next >= '1' && next <= '9')) return false;
+      index += 1;
+    }
+  }
+  return true;
+}
+
+/** The match of a pattern that cannot backtrack, on this thread; the RegExp statics are cleared after it. */
+function directMatch(pattern: string, flags: string | undefined, text: string): BoundedMatchOutcome {
+  try {
+    const matched = new RegExp(pattern, flags).test(text);
+    return { status: matched ? 'matched' : 'unmatched' };
+  } catch (error) {
+    return { status: 'failed', message: error instanceof Error ? error.message : String(error) };
+  } finally {
+    /(?:)/.test('');
   }
 }

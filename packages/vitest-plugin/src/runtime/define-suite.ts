@@ -10,10 +10,11 @@ import {
   type ResolvedSandbox,
   resolveSandbox,
   type Suite,
+  settleDeferredRemovals,
   warmUpCommandLaunch,
   withSuiteSettings,
 } from '@gz-bench/core/run';
-import { inject, type TestContext } from 'vitest';
+import { afterAll, inject, type TestContext } from 'vitest';
 import { PROVIDE_KEY, type WorkerOptions } from '../shared/options.js';
 import { attemptController } from './attempt-controller.js';
 import { againstBaseline } from './baseline-verdict.js';
@@ -85,7 +86,11 @@ export function defineSuite(data: SuiteModuleData): DefinedSuite {
   // that bails at concurrency 1 waits for that, so that Vitest sees a failure before the next starts.
   const describeOptions =
     options?.oneTestAtATime === true ? { sequential: true as const } : { concurrent: true as const };
-  if (options?.slots !== undefined) warmUp(options);
+  if (options?.slots !== undefined) {
+    warmUp(options);
+    // Cases leave their areas to be removed as the worker's next command starts: none may outlive the file.
+    afterAll(removeLeftAreas, 0);
+  }
 
   const run = async (
     index: number,
@@ -266,4 +271,9 @@ function caseFailure(message: string, data: SuiteModuleData, index: number): Err
   const frame = target ? `\n    at ${data.file}:${target.line}:${target.column + 1}` : '';
   error.stack = `CaseFailure: ${message}${frame}`;
   return error;
+}
+
+/** Removes the case areas this worker's cases left, and says which could not be removed. */
+async function removeLeftAreas(): Promise<void> {
+  for (const problem of await settleDeferredRemovals()) console.warn(`gz-bench: warning: ${problem}`);
 }

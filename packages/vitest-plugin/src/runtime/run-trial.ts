@@ -88,6 +88,8 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
         runCase(withRunBaseImages(withSuiteSettings(plan.suite, testCase), options), {
           cmd: plan.cmd,
           keep: options.keep,
+          // The area goes as this worker's next command starts, or at the end of the file (define-suite.ts).
+          deferRemoval: true,
           signal: controller.signal,
           suiteDir: dirname(plan.file),
           env: harnessEnv(options),
@@ -122,10 +124,10 @@ export async function runTrial(plan: TrialPlan, signal: AbortSignal): Promise<Tr
         }),
       );
       const result = withServedModel({ ...(exceeded ? overBudget(value, budgetMs) : value), ...label }, plan.agent);
-      markStage(`case ${testCase.id}: ${result.outcome ?? (result.passed ? 'passed' : 'failed')}, its area removed`);
+      markStage(`case ${testCase.id}: ${result.outcome ?? (result.passed ? 'passed' : 'failed')}, its processes ended`);
       return cancelled ? cutShortByCancel(result) : result;
     } finally {
-      // Only now: runCase resolves once the case's processes are dead and its area is gone.
+      // Only now: runCase resolves once the case's processes are dead. Its area, left to remove, runs nothing.
       slot.release();
     }
   } finally {
