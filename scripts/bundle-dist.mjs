@@ -19,7 +19,14 @@ const PACKAGES = [
   { name: 'core', entries: ['index.js', 'run.js'] },
   {
     name: 'vitest-plugin',
-    entries: ['public/index.js', 'runtime/index.js', 'node/reporter.js', 'cli/main.js', 'prefork/start.js'],
+    entries: [
+      'public/index.js',
+      'runtime/index.js',
+      'node/reporter.js',
+      'cli/main.js',
+      'prefork/start.js',
+      'prefork/preload.js',
+    ],
   },
 ];
 

@@ -22,6 +22,7 @@ import picomatch from 'picomatch';
 import { escapePath } from 'tinyglobby';
 import type { Plugin } from 'vitest/config';
 import type { Vitest } from 'vitest/node';
+import { preloadHarness } from '../prefork/preload-flag.js';
 import { type GzBenchOptions, PROVIDE_KEY, type ResolvedGzBenchOptions } from '../shared/options.js';
 import { agentPoolKey } from '../shared/slot-protocol.js';
 import { addAllowEnvWarnerOnce } from './allow-env-warnings.js';
@@ -200,6 +201,7 @@ export function createGzBenchPlugin(options: ResolvedGzBenchOptions, hooks: Plug
         trialsPerFile(scan.casesPerFile, options, vitest.config, earlier !== undefined),
       );
       sizeWorkerHeap(project);
+      preloadHarness(project);
       project.provide(PROVIDE_KEY, {
         cmd: options.cmd,
         agents: options.agents,

@@ -22,7 +22,7 @@ const VITEST_ENV = {
 };
 
 describe('predictWorkerLaunch', () => {
-  it('starts Vitest’s fork entry with its flags, its conditions and gz-bench’s heap flags, in the user’s environment and Vitest’s', () => {
+  it('starts Vitest’s fork entry with its flags, its conditions, gz-bench’s heap flags and its preload, in the user’s environment and Vitest’s', () => {
     expect(predictWorkerLaunch(inputs)).toEqual({
       entrypoint: '/deps/vitest/dist/workers/forks.js',
       execArgv: [
@@ -38,6 +38,9 @@ describe('predictWorkerLaunch', () => {
         '--max-semi-space-size=1',
         '--optimize-for-size',
         '--expose-gc',
+        // The harness's modules, loaded while the CLI loads Vitest.
+        '--import',
+        new URL('./preload.js', import.meta.url).href,
       ],
       env: { ...VITEST_ENV, BASE_URL: '/', DEV: '1', MODE: 'test', PROD: '' },
       cwd: '/work',
@@ -55,7 +58,7 @@ describe('predictWorkerLaunch', () => {
       env: { NODE_OPTIONS: '--max-semi-space-size=8 --no-expose-gc' },
       stdoutIsTty: true,
     });
-    expect(launch?.execArgv.slice(-1)).toEqual(['--optimize-for-size']);
+    expect(launch?.execArgv.slice(-3, -2)).toEqual(['--optimize-for-size']);
     expect(launch?.env).toMatchObject({ NODE_OPTIONS: '--max-semi-space-size=8 --no-expose-gc', FORCE_TTY: 'true' });
   });
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { workerHeapFlags } from '../node/worker-heap.js';
+import { preloadFlags } from './preload-flag.js';
 
 /** How a Vitest fork worker is started: what a worker started ahead must match to stand in for one. */
 export interface WorkerLaunch {
@@ -57,6 +58,7 @@ export function predictWorkerLaunch(inputs: LaunchInputs): WorkerLaunch | undefi
       '--conditions',
       'development',
       ...workerHeapFlags([], env.NODE_OPTIONS),
+      ...preloadFlags(),
     ],
     env: {
       ...given,
