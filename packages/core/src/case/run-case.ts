@@ -33,10 +33,9 @@ import { DIR_ENV, renderTemplate, VERIFY_DIR_ENV } from '../template/render-temp
 import { type CaseArea, createCaseArea, releaseCaseArea, removeCaseArea } from '../workspace/case-area.js';
 import { seedCaseHome } from '../workspace/case-home.js';
 import { FixtureError } from '../workspace/copy-fixture.js';
-import { deferAreaRemoval } from '../workspace/deferred-removal.js';
+import { areaCleanupProblem, deferAreaRemoval } from '../workspace/deferred-removal.js';
 import { GitBaselineError } from '../workspace/git-baseline.js';
 import { writePromptFile } from '../workspace/prompt-file.js';
-import { RemoveTreeError } from '../workspace/remove-tree.js';
 import { tempDirFault } from '../workspace/temp-dir.js';
 import { type AgentSettings, agentSettingsProblem } from './agent-settings.js';
 import type { Budget } from './budget.js';
@@ -586,9 +585,7 @@ async function finishCase(
     else await removeCaseArea(area);
     return undefined;
   } catch (error) {
-    const reason =
-      error instanceof RemoveTreeError ? error.reason : error instanceof Error ? error.message : String(error);
-    return `the case area ${area.root} could not be ${keep ? 'kept' : 'removed'} (${reason}); it is removed when this run ends, or by the next run`;
+    return areaCleanupProblem(area, keep ? 'kept' : 'removed', error);
   }
 }
 

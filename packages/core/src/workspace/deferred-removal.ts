@@ -24,11 +24,7 @@ export function deferAreaRemoval(area: CaseArea): void {
 export function startDeferredRemovals(): void {
   for (const area of pending.splice(0)) {
     const removal = removeCaseArea(area).catch((error: unknown) => {
-      const reason =
-        error instanceof RemoveTreeError ? error.reason : error instanceof Error ? error.message : String(error);
-      problems.push(
-        `the case area ${area.root} could not be removed (${reason}); it is removed when this run ends, or by the next run`,
-      );
+      problems.push(areaCleanupProblem(area, 'removed', error));
     });
     removing.add(removal);
     void removal.finally(() => removing.delete(removal));
@@ -43,4 +39,11 @@ export async function settleDeferredRemovals(): Promise<string[]> {
   startDeferredRemovals();
   await Promise.all(removing);
   return problems.splice(0);
+}
+
+/** The warning of an area that could not be removed or kept, which stays on disk for a later sweep. */
+export function areaCleanupProblem(area: CaseArea, action: 'removed' | 'kept', error: unknown): string {
+  const reason =
+    error instanceof RemoveTreeError ? error.reason : error instanceof Error ? error.message : String(error);
+  return `the case area ${area.root} could not be ${action} (${reason}); it is removed when this run ends, or by the next run`;
 }
