@@ -43,7 +43,7 @@ describe('GZ_BENCH_DEBUG=timing', { timeout: 60_000 }, () => {
       'worker: case one: setup done, the agent starts',
       'worker: case one: the agent has exited',
       'worker: case one: command checks done, the rest are evaluated',
-      'worker: case one: passed, its area removed',
+      'worker: case one: passed, its processes ended',
       'main: Vitest has run every case',
       'main: the report is printed',
     ]);
@@ -65,6 +65,6 @@ describe('GZ_BENCH_DEBUG=timing', { timeout: 60_000 }, () => {
     expect(result.exitCode, String(result.stderr)).toBe(0);
     const { names } = stages(String(result.stderr));
     expect(names).toContain('main: the sandbox is resolved: none');
-    expect(names).toContain('worker: case one: passed, its area removed');
+    expect(names).toContain('worker: case one: passed, its processes ended');
   });
 });
