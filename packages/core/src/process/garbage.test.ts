@@ -1,11 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  CASES_PER_COLLECTION,
-  caseEnded,
-  commandStarted,
-  OUTPUT_BYTES_PER_COLLECTION,
-  outputConsumed,
-} from './garbage.js';
+import { runCommandStartWork } from './command-start.js';
+import { CASES_PER_COLLECTION, caseEnded, OUTPUT_BYTES_PER_COLLECTION, outputConsumed } from './garbage.js';
 
 describe('collections the harness asks for', () => {
   const global = globalThis as { gc?: unknown };
@@ -33,23 +28,23 @@ describe('collections the harness asks for', () => {
     global.gc = gc;
     // Whatever an earlier test left counted or due is collected first.
     for (let ended = 0; ended < CASES_PER_COLLECTION; ended += 1) caseEnded();
-    commandStarted();
+    runCommandStartWork();
     gc.mockClear();
     for (let ended = 0; ended < CASES_PER_COLLECTION - 1; ended += 1) caseEnded();
-    commandStarted();
+    runCommandStartWork();
     expect(gc).not.toHaveBeenCalled();
     caseEnded();
     // Due, but not while a case is ending: the next case's first command has not started yet.
     expect(gc).not.toHaveBeenCalled();
-    commandStarted();
+    runCommandStartWork();
     expect(gc).toHaveBeenCalledTimes(1);
     expect(gc).toHaveBeenCalledWith({ type: 'major', execution: 'async' });
     // One collection however many commands start after it, until CASES_PER_COLLECTION more cases end.
-    commandStarted();
-    commandStarted();
+    runCommandStartWork();
+    runCommandStartWork();
     expect(gc).toHaveBeenCalledTimes(1);
     for (let ended = 0; ended < 2 * CASES_PER_COLLECTION; ended += 1) caseEnded();
-    commandStarted();
+    runCommandStartWork();
     expect(gc).toHaveBeenCalledTimes(2);
   });
 
@@ -58,7 +53,7 @@ describe('collections the harness asks for', () => {
     expect(() => outputConsumed(4 * OUTPUT_BYTES_PER_COLLECTION)).not.toThrow();
     expect(() => {
       for (let ended = 0; ended < 2 * CASES_PER_COLLECTION; ended += 1) caseEnded();
-      commandStarted();
+      runCommandStartWork();
     }).not.toThrow();
   });
 });

@@ -22,6 +22,8 @@ export const OUTPUT_BYTES_PER_COLLECTION = 2 * 2 ** 20;
 /** Cases between two collections of the old generation. */
 export const CASES_PER_COLLECTION = 16;
 
+import { atNextCommandStart } from './command-start.js';
+
 type Gc = (options: { type: 'minor' | 'major'; execution?: 'async' }) => void;
 
 let outputSinceCollection = 0;
@@ -41,14 +43,12 @@ export function caseEnded(): void {
   casesSinceCollection += 1;
   if (casesSinceCollection < CASES_PER_COLLECTION) return;
   casesSinceCollection = 0;
+  if (collectionDue) return;
   collectionDue = true;
-}
-
-/** Called once a command has started: collects what the last cases left, when `caseEnded` says it is time. */
-export function commandStarted(): void {
-  if (!collectionDue) return;
-  collectionDue = false;
-  exposedGc()?.({ type: 'major', execution: 'async' });
+  atNextCommandStart(() => {
+    collectionDue = false;
+    exposedGc()?.({ type: 'major', execution: 'async' });
+  });
 }
 
 function exposedGc(): Gc | undefined {

@@ -6,7 +6,7 @@ import { explainArgumentLimit } from './arg-limits.js';
 import { runCommandStartWork } from './command-start.js';
 import { diskUsage, watchDiskUsage } from './disk-usage.js';
 import { trackProcessGroup } from './exit-cleanup.js';
-import { commandStarted, outputConsumed } from './garbage.js';
+import { outputConsumed } from './garbage.js';
 import { childrenMarked, groupRunsBeyond, signalProcessGroup, waitForProcessGroupExit } from './kill-tree.js';
 import { INIT_NAME, launcherEnv } from './namespace-init.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, OutputBuffer } from './output-buffer.js';
@@ -111,7 +111,6 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   }
   // A successful spawn always has a pid; it doubles as the process group id.
   const groupId = child.pid as number;
-  commandStarted();
   runCommandStartWork();
 
   const untrack = trackProcessGroup(groupId);

@@ -52,7 +52,8 @@ export function quickMatch(
  * alternation or backreference, only atoms, classes, groups and assertions in sequence. Its match
  * then takes time linear in the text and needs no timeout, whose watchdog thread costs about a
  * millisecond per match: most output checks (`\bdone\b`, `All tests passed`) are such patterns.
- * Conservative: an escaped `*` or a `{` anywhere sends a pattern the bounded way.
+ * Conservative: a `*`, `?` or `{` anywhere but escaped, in a class or a `(?:` group too, sends a
+ * pattern the bounded way.
  */
 export function cannotBacktrack(pattern: string): boolean {
   for (let index = 0; index < pattern.length; index += 1) {
